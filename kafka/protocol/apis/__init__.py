@@ -1,0 +1,61 @@
+"""Every API the client speaks, one declaration each, grouped by family.
+
+``ALL_APIS`` lists them; :func:`by_key` and :func:`by_name` look them up.
+"""
+
+from importlib import import_module
+from typing import Dict, List
+
+from kafka.protocol.schema import Api
+
+#: Family modules; each defines one or more module-level ``Api`` objects.
+_FAMILIES = (
+    "api_versions",
+    "metadata",
+    "produce",
+    "fetch",
+    "offsets",
+    "groups",
+    "txn",
+    "admin",
+    "acls",
+    "sasl",
+)
+
+
+def _collect() -> List[Api]:
+    apis: List[Api] = []
+    for family in _FAMILIES:
+        module = import_module(__name__ + "." + family)
+        for value in vars(module).values():
+            if isinstance(value, Api):
+                apis.append(value)
+                globals()[_constant_name(value.name)] = value
+    apis.sort(key=lambda a: a.key)
+    return apis
+
+
+def _constant_name(name: str) -> str:
+    out = []
+    for i, ch in enumerate(name):
+        if ch.isupper() and i and not name[i - 1].isupper():
+            out.append("_")
+        out.append(ch.upper())
+    return "".join(out)
+
+
+ALL_APIS: List[Api] = _collect()
+_BY_KEY: Dict[int, Api] = {a.key: a for a in ALL_APIS}
+_BY_NAME: Dict[str, Api] = {a.name: a for a in ALL_APIS}
+if len(_BY_KEY) != len(ALL_APIS):
+    raise RuntimeError("two API declarations share a key")
+
+
+def by_key(key: int) -> Api:
+    """The API declared for ``key``; KeyError if none."""
+    return _BY_KEY[key]
+
+
+def by_name(name: str) -> Api:
+    """The API declared under its protocol name, e.g. ``"Fetch"``."""
+    return _BY_NAME[name]
