@@ -1,0 +1,268 @@
+"""Request/response headers and a sans-IO framer for one broker connection.
+
+Kafka frames every message with a 4-byte big-endian length. A client sends
+requests with a header naming the API, version, correlation id and client id,
+and the broker answers each request, in order, with a response whose header
+repeats the correlation id.
+
+:class:`ClientFramer` keeps the requests in flight, accepts received bytes in
+any chunking and hands back whole, decoded responses. It never touches a
+socket: the connection layer feeds it bytes and writes out what it returns.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections import deque
+from typing import Any, Deque, List, NamedTuple, Optional, Tuple
+
+from kafka.errors import CorrelationIdError, FrameTooLargeError, IllegalStateError, ProtocolError
+from kafka.protocol import types as T
+from kafka.protocol.negotiate import decode_api_versions_response
+from kafka.protocol.schema import Api
+
+_SIZE = struct.Struct(">i")
+_REQUEST_HEADER = struct.Struct(">hhi")
+_CORRELATION = struct.Struct(">i")
+
+#: Default largest frame accepted from a peer (Kafka's own socket.request.max.bytes).
+DEFAULT_MAX_FRAME_SIZE = 100 * 1024 * 1024
+
+#: ApiVersions is answered with response header v0 whatever its version, so a
+#: client that does not yet know the broker's versions can always read it.
+API_VERSIONS_KEY = 18
+
+
+class RequestHeader(NamedTuple):
+    """The header of a request as a broker sees it."""
+
+    api_key: int
+    api_version: int
+    correlation_id: int
+    client_id: Optional[str]
+
+
+def encode_request_header(out: bytearray, api: Api, version: int, correlation_id: int,
+                          client_id: Optional[str]) -> None:
+    """Append a request header (v1, or v2 for flexible versions) to ``out``."""
+    out += _REQUEST_HEADER.pack(api.key, version, correlation_id)
+    # The client id keeps the classic (non-compact) string encoding in header v2.
+    T.STRING.classic.write(out, client_id)
+    if api.request_header_version(version) >= 2:
+        out.append(0)  # no tagged fields
+
+
+def encode_request(api: Api, version: int, correlation_id: int, client_id: Optional[str],
+                   request: Any) -> bytes:
+    """A whole request frame: length prefix, header and body."""
+    out = bytearray(4)
+    encode_request_header(out, api, version, correlation_id, client_id)
+    out += api.encode_request(request, version)
+    _SIZE.pack_into(out, 0, len(out) - 4)
+    return bytes(out)
+
+
+def response_header_version(api: Api, version: int) -> int:
+    """Header version of a response to ``api`` at ``version``."""
+    if api.key == API_VERSIONS_KEY:
+        return 0
+    return api.response_header_version(version)
+
+
+def skip_tagged_fields(buf: bytes, pos: int) -> int:
+    """Skip a tagged-field section (header tags carry nothing we use)."""
+    count, pos = T.read_uvarint(buf, pos)
+    for _ in range(count):
+        _tag, pos = T.read_uvarint(buf, pos)
+        size, pos = T.read_uvarint(buf, pos)
+        pos += size
+        if pos > len(buf):
+            raise ProtocolError("header tagged field runs past the end of the frame")
+    return pos
+
+
+def encode_response(api: Api, version: int, correlation_id: int, response: Any) -> bytes:
+    """A whole response frame (for test peers and brokers written in Python)."""
+    out = bytearray(4)
+    out += _CORRELATION.pack(correlation_id)
+    if response_header_version(api, version) >= 1:
+        out.append(0)
+    out += api.encode_response(response, version)
+    _SIZE.pack_into(out, 0, len(out) - 4)
+    return bytes(out)
+
+
+class FrameBuffer:
+    """Collects bytes in any chunking and cuts them into length-prefixed frames.
+
+    A length prefix above ``max_frame_size`` raises :class:`FrameTooLargeError`
+    before anything is allocated for it; a negative one raises
+    :class:`ProtocolError`. Chunks are kept in a list and joined only once a
+    whole frame is present, so a large frame arriving in small pieces costs
+    linear, not quadratic, time.
+    """
+
+    def __init__(self, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
+        self.max_frame_size = max_frame_size
+        self._chunks: List[bytes] = []
+        self._buffered = 0
+        self._need = 4  # bytes required before the next step can be taken
+        self._frame_size = -1  # size of the frame being assembled, -1 while reading its prefix
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet returned as frames."""
+        return self._buffered
+
+    def feed(self, data: bytes) -> List[bytes]:
+        """Add received bytes; return every frame body completed by them."""
+        if data:
+            self._chunks.append(bytes(data))
+            self._buffered += len(data)
+        frames: List[bytes] = []
+        while self._buffered >= self._need:
+            buf = self._chunks[0] if len(self._chunks) == 1 else b"".join(self._chunks)
+            pos = 0
+            while True:
+                if self._frame_size < 0:
+                    if len(buf) - pos < 4:
+                        break
+                    size = _SIZE.unpack_from(buf, pos)[0]
+                    if size < 0:
+                        raise ProtocolError("negative frame length %d" % size)
+                    if size > self.max_frame_size:
+                        raise FrameTooLargeError(
+                            "peer announced a frame of %d bytes; the limit is %d (is it a Kafka broker?)"
+                            % (size, self.max_frame_size))
+                    self._frame_size = size
+                    pos += 4
+                if len(buf) - pos < self._frame_size:
+                    break
+                end = pos + self._frame_size
+                frames.append(buf[pos:end])
+                pos = end
+                self._frame_size = -1
+            rest = buf[pos:]
+            self._chunks = [rest] if rest else []
+            self._buffered = len(rest)
+            self._need = 4 if self._frame_size < 0 else self._frame_size
+        return frames
+
+
+class Response(NamedTuple):
+    """A decoded response and the request it answers."""
+
+    correlation_id: int
+    api: Api
+    version: int
+    body: Any
+    request: Any
+
+
+class ClientFramer:
+    """Sans-IO client side of one broker connection.
+
+    ``send_request`` returns the bytes to write and records the request as in
+    flight; ``receive_data`` takes bytes read from the socket and returns the
+    responses they complete, each matched to its request. Kafka answers the
+    requests of one connection in order, so a correlation id other than the
+    oldest outstanding one means the stream is broken:
+    :class:`CorrelationIdError`. After any :class:`ProtocolError` the framer
+    is unusable and the connection must be closed.
+    """
+
+    def __init__(self, client_id: Optional[str] = "kafkawire",
+                 max_frame_size: int = DEFAULT_MAX_FRAME_SIZE,
+                 first_correlation_id: int = 0) -> None:
+        self.client_id = client_id
+        self._frames = FrameBuffer(max_frame_size)
+        self._next_id = first_correlation_id
+        self._in_flight: Deque[Tuple[int, Api, int, Any]] = deque()
+        self._broken: Optional[BaseException] = None
+
+    @property
+    def in_flight(self) -> int:
+        """How many requests await a response."""
+        return len(self._in_flight)
+
+    def next_correlation_id(self) -> int:
+        """Reserve and return the next correlation id (wraps at 2**31)."""
+        cid = self._next_id
+        self._next_id = (cid + 1) & 0x7FFFFFFF
+        return cid
+
+    def send_request(self, api: Api, version: int, request: Any,
+                     expect_response: bool = True) -> Tuple[int, bytes]:
+        """Encode ``request``; return its correlation id and the frame to write.
+
+        ``expect_response=False`` is for requests the broker never answers
+        (Produce with ``acks=0``).
+        """
+        self._check_usable()
+        cid = self.next_correlation_id()
+        frame = encode_request(api, version, cid, self.client_id, request)
+        if expect_response:
+            self._in_flight.append((cid, api, version, request))
+        return cid, frame
+
+    def receive_data(self, data: bytes) -> List[Response]:
+        """Feed bytes read from the connection; return completed responses."""
+        self._check_usable()
+        try:
+            frames = self._frames.feed(data)
+            return [self._decode(frame) for frame in frames]
+        except ProtocolError as exc:
+            self._broken = exc
+            raise
+
+    def fail_all(self) -> List[Tuple[int, Api, int, Any]]:
+        """Forget every request in flight and return them (on disconnect)."""
+        pending = list(self._in_flight)
+        self._in_flight.clear()
+        return pending
+
+    def _check_usable(self) -> None:
+        if self._broken is not None:
+            raise IllegalStateError("the connection's byte stream is broken: %s" % (self._broken,))
+
+    def _decode(self, frame: bytes) -> Response:
+        if len(frame) < 4:
+            raise ProtocolError("response frame of %d bytes has no correlation id" % len(frame))
+        cid = _CORRELATION.unpack_from(frame, 0)[0]
+        if not self._in_flight:
+            raise CorrelationIdError("received a response (correlation id %d) with no request in flight" % cid)
+        expected, api, version, request = self._in_flight[0]
+        if cid != expected:
+            raise CorrelationIdError("expected correlation id %d, received %d" % (expected, cid))
+        self._in_flight.popleft()
+        pos = 4
+        if response_header_version(api, version) >= 1:
+            try:
+                pos = skip_tagged_fields(frame, pos)
+            except T.DecodeError as exc:
+                raise ProtocolError("bad response header: %s" % exc) from None
+        body_bytes = frame[pos:]
+        if api.key == API_VERSIONS_KEY:
+            body = decode_api_versions_response(body_bytes, version)
+        else:
+            body = api.decode_response(body_bytes, version)
+        return Response(cid, api, version, body, request)
+
+
+def decode_request_header(frame: bytes, flexible_lookup: Any) -> Tuple[RequestHeader, int]:
+    """Decode the header at the start of a request frame body.
+
+    ``flexible_lookup(api_key, api_version)`` tells whether the request uses
+    header v2 (for test peers that parse what a client sends).
+    """
+    try:
+        api_key, version, cid = _REQUEST_HEADER.unpack_from(frame, 0)
+        client_id, pos = T.STRING.classic.read(frame, _REQUEST_HEADER.size)
+    except (struct.error, T.DecodeError) as exc:
+        raise ProtocolError("bad request header: %s" % exc) from None
+    if flexible_lookup(api_key, version):
+        try:
+            pos = skip_tagged_fields(frame, pos)
+        except T.DecodeError as exc:
+            raise ProtocolError("bad request header: %s" % exc) from None
+    return RequestHeader(api_key, version, cid, client_id), pos
