@@ -1,0 +1,1 @@
+"""Broker connections: the only layer that touches sockets."""
