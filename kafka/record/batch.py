@@ -1,0 +1,726 @@
+"""Record batch format v2 (magic 2, KIP-98): reader and builder.
+
+Batch layout (big-endian, 61-byte header)::
+
+    offset  size  field
+    0       8     baseOffset            int64
+    8       4     batchLength           int32  bytes after this field
+    12      4     partitionLeaderEpoch  int32
+    16      1     magic                 int8   = 2
+    17      4     crc                   uint32 CRC-32C of bytes 21..end
+    21      2     attributes            int16  bits 0-2 codec, 3 timestamp
+                                               type, 4 transactional,
+                                               5 control, 6 delete horizon
+    23      4     lastOffsetDelta       int32
+    27      8     baseTimestamp         int64
+    35      8     maxTimestamp          int64
+    43      8     producerId            int64
+    51      2     producerEpoch         int16
+    53      4     baseSequence          int32
+    57      4     recordCount           int32
+    61      ...   records, compressed as a whole when codec != 0
+
+Record layout (varints are zig-zag, see :mod:`kafka.record.varint`)::
+
+    length varint | attributes int8 | timestampDelta varlong |
+    offsetDelta varint | keyLength varint (-1 = null) | key |
+    valueLength varint (-1 = null) | value | headerCount varint |
+    headers: keyLength varint | key (UTF-8) | valueLength varint (-1 = null) | value
+
+With the log-append-time attribute set, every record's timestamp is the
+batch's maxTimestamp.
+"""
+
+from __future__ import annotations
+
+import struct
+import time
+from typing import Iterator, List, Optional, Sequence, Tuple, cast
+
+from kafka.errors import ChecksumError, CorruptRecordError, IllegalArgumentError
+from kafka.record import codecs
+from kafka.record.crc import crc32c
+from kafka.record.record import (
+    AnyRecord,
+    BytesLike,
+    Header,
+    Record,
+    TimestampType,
+    make_control_record,
+)
+from kafka.record.varint import (
+    VARINT_TABLE,
+    VARINT_TABLE_SIZE,
+    ZIGZAG_BYTE,
+    ZIGZAG_PAIR,
+    decode_varint,
+    decode_varlong,
+    encode_varint,
+)
+
+__all__ = ["RecordBatch", "RecordBatchBuilder", "HEADER_SIZE"]
+
+_HEADER = struct.Struct(">qiibIhiqqqhii")
+_CRC = struct.Struct(">I")
+#: Size of the v2 batch header, up to and including the record count.
+HEADER_SIZE = _HEADER.size  # 61
+LOG_OVERHEAD = 12  # baseOffset + batchLength
+CRC_OFFSET = 17
+ATTRIBUTES_OFFSET = 21
+#: Smallest legal batchLength: the header after the length field.
+MIN_BATCH_LENGTH = HEADER_SIZE - LOG_OVERHEAD
+
+CODEC_MASK = 0x07
+TIMESTAMP_TYPE_MASK = 0x08
+TRANSACTIONAL_MASK = 0x10
+CONTROL_MASK = 0x20
+DELETE_HORIZON_MASK = 0x40
+
+# A record needs at least a length byte plus six one-byte fields.
+_MIN_RECORD_SIZE = 7
+_ZEROS = [0] * 128
+
+
+def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[List[Header], int]:
+    count, pos = decode_varint(buf, pos)
+    if count < 0 or 2 * count > rec_end - pos:
+        raise CorruptRecordError("invalid record header count %d" % count)
+    headers: List[Header] = []
+    for _ in range(count):
+        klen, pos = decode_varint(buf, pos)
+        kend = pos + klen
+        if klen < 0 or kend > rec_end:
+            raise CorruptRecordError("invalid record header key length %d" % klen)
+        try:
+            hkey = buf[pos:kend].decode("utf-8")
+        except UnicodeDecodeError:
+            raise CorruptRecordError("record header key is not valid UTF-8") from None
+        vlen, pos = decode_varint(buf, kend)
+        if vlen >= 0:
+            hvalue: Optional[bytes] = buf[pos : pos + vlen]
+            pos += vlen
+            if pos > rec_end:
+                raise CorruptRecordError("record header value overruns the record")
+        elif vlen == -1:
+            hvalue = None
+        else:
+            raise CorruptRecordError("invalid record header value length %d" % vlen)
+        headers.append((hkey, hvalue))
+    return headers, pos
+
+
+def _bad_length(what: str, n: int) -> CorruptRecordError:
+    return CorruptRecordError("invalid %s length %d" % (what, n))
+
+
+def _decode_records(
+    buf: bytes,
+    pos: int,
+    stop: int,
+    count: int,
+    base_offset: int,
+    base_ts: int,
+    append_ts: Optional[int],
+    ts_type: int,
+) -> List[Record]:
+    """Decode ``count`` records from ``buf[pos:stop]`` (the hot loop).
+
+    Every varint is decoded inline for its one-byte form and, where lengths
+    and offsets commonly need it, its two-byte form (by table lookup); longer
+    ones go through :func:`decode_varint`.
+    """
+    zz = ZIGZAG_BYTE
+    zz2 = ZIGZAG_PAIR
+    new = tuple.__new__
+    record_cls = Record
+    log_append = append_ts is not None
+    # With log-append time every record gets append_ts: read the deltas
+    # through a table of zeros rather than test the flag per record.
+    ts_zz = _ZEROS if log_append else zz
+    if log_append:
+        base_ts = append_ts  # type: ignore[assignment]
+    out: List[Record] = [None] * count  # type: ignore[list-item]
+    try:
+        for i in range(count):
+            b = buf[pos]
+            if b < 0x80:
+                length = zz[b]
+                pos += 1
+            else:
+                b2 = buf[pos + 1]
+                if b2 < 0x40:
+                    length = zz2[b | b2 << 8]
+                    pos += 2
+                else:
+                    length, pos = decode_varint(buf, pos)
+            # A length that is negative, too small or past ``stop`` needs no
+            # test of its own: the check against the fields' end below (and
+            # against ``stop`` after the loop) rejects it, and that check
+            # comes before any further slicing.
+            rec_end = pos + length
+            # buf[pos] holds the record attributes, which are unused.
+            b = buf[pos + 1]
+            if b < 0x80:
+                ts_delta = ts_zz[b]
+                pos += 2
+            else:
+                ts_delta, pos = decode_varlong(buf, pos + 1)
+                if log_append:
+                    ts_delta = 0
+            b = buf[pos]
+            if b < 0x80:
+                offset_delta = zz[b]
+                pos += 1
+            else:
+                b2 = buf[pos + 1]
+                if b2 < 0x40:
+                    offset_delta = zz2[b | b2 << 8]
+                    pos += 2
+                else:
+                    offset_delta, pos = decode_varint(buf, pos)
+            b = buf[pos]
+            if b == 1:
+                key = None
+                pos += 1
+            else:
+                if b < 0x80:
+                    klen = zz[b]
+                    pos += 1
+                else:
+                    klen, pos = decode_varint(buf, pos)
+                if klen >= 0:
+                    key = buf[pos : pos + klen]
+                    pos += klen
+                elif klen == -1:
+                    key = None
+                else:
+                    raise _bad_length("record key", klen)
+            b = buf[pos]
+            if b < 0x80:
+                vlen = zz[b]
+                pos += 1
+            else:
+                b2 = buf[pos + 1]
+                if b2 < 0x40:
+                    vlen = zz2[b | b2 << 8]
+                    pos += 2
+                else:
+                    vlen, pos = decode_varint(buf, pos)
+            if vlen >= 0:
+                value = buf[pos : pos + vlen]
+                pos += vlen
+            elif vlen == -1:
+                value = None
+            else:
+                raise _bad_length("record value", vlen)
+            if pos + 1 == rec_end and buf[pos] == 0:  # no headers, length agrees
+                headers: List[Header] = []
+                pos = rec_end
+            else:
+                if buf[pos]:
+                    headers, pos = _decode_headers(buf, pos, min(rec_end, stop))
+                else:
+                    headers = []
+                    pos += 1
+                if pos != rec_end:
+                    raise _bad_length("record", length)
+            out[i] = new(
+                record_cls,
+                (
+                    base_offset + offset_delta,
+                    base_ts + ts_delta,
+                    ts_type,
+                    key,
+                    value,
+                    headers,
+                ),
+            )
+    except IndexError:
+        raise CorruptRecordError("record data ends inside a record") from None
+    if pos != stop:
+        raise CorruptRecordError("%d bytes left after the batch's %d records" % (stop - pos, count))
+    return out
+
+
+class RecordBatch:
+    """A record batch of message format v2, read from bytes.
+
+    ``RecordBatch(data, offset)`` parses the 61-byte header at ``offset``;
+    records are decoded (and decompressed) on first iteration.  Header
+    fields are plain attributes:
+
+    ``base_offset``, ``batch_length``, ``partition_leader_epoch``, ``magic``,
+    ``crc``, ``attributes``, ``last_offset_delta``, ``base_timestamp``,
+    ``max_timestamp``, ``producer_id``, ``producer_epoch``,
+    ``base_sequence``, ``record_count`` (as the header states it), and the
+    attribute bits ``compression_type``, ``timestamp_type``,
+    ``is_transactional``, ``is_control``, ``has_delete_horizon``.
+
+    Iterating yields :class:`~kafka.record.record.Record` objects, or
+    :class:`~kafka.record.record.ControlRecord` objects for a control batch.
+    Malformed data raises :class:`~kafka.errors.CorruptRecordError`.
+    """
+
+    __slots__ = (
+        "base_offset",
+        "batch_length",
+        "partition_leader_epoch",
+        "magic",
+        "crc",
+        "attributes",
+        "last_offset_delta",
+        "base_timestamp",
+        "max_timestamp",
+        "producer_id",
+        "producer_epoch",
+        "base_sequence",
+        "record_count",
+        "compression_type",
+        "timestamp_type",
+        "is_transactional",
+        "is_control",
+        "has_delete_horizon",
+        "_buf",
+        "_start",
+        "_end",
+        "_max_output",
+        "_records",
+    )
+
+    def __init__(
+        self,
+        data: BytesLike,
+        offset: int = 0,
+        *,
+        max_output: int = codecs.DEFAULT_MAX_OUTPUT,
+    ) -> None:
+        buf = data if type(data) is bytes else bytes(data)
+        if offset < 0 or len(buf) - offset < HEADER_SIZE:
+            raise CorruptRecordError("record batch shorter than its header")
+        (
+            self.base_offset,
+            length,
+            self.partition_leader_epoch,
+            magic,
+            self.crc,
+            attrs,
+            self.last_offset_delta,
+            self.base_timestamp,
+            self.max_timestamp,
+            self.producer_id,
+            self.producer_epoch,
+            self.base_sequence,
+            self.record_count,
+        ) = _HEADER.unpack_from(buf, offset)
+        if magic != 2:
+            raise CorruptRecordError("not a v2 record batch (magic %d)" % magic)
+        end = offset + LOG_OVERHEAD + length
+        if length < MIN_BATCH_LENGTH or end > len(buf):
+            raise CorruptRecordError("invalid record batch length %d" % length)
+        self.batch_length = length
+        self.magic = 2
+        self.attributes = attrs
+        self.compression_type = attrs & CODEC_MASK
+        self.timestamp_type = 1 if attrs & TIMESTAMP_TYPE_MASK else 0
+        self.is_transactional = bool(attrs & TRANSACTIONAL_MASK)
+        self.is_control = bool(attrs & CONTROL_MASK)
+        self.has_delete_horizon = bool(attrs & DELETE_HORIZON_MASK)
+        self._buf = buf
+        self._start = offset
+        self._end = end
+        self._max_output = max_output
+        self._records: Optional[List[AnyRecord]] = None
+
+    # -- derived header values ------------------------------------------------
+
+    @property
+    def last_offset(self) -> int:
+        """Offset of the last record the batch was written with."""
+        return self.base_offset + self.last_offset_delta
+
+    @property
+    def next_offset(self) -> int:
+        """The offset following this batch."""
+        return self.base_offset + self.last_offset_delta + 1
+
+    @property
+    def first_timestamp(self) -> int:
+        """Alias of ``base_timestamp`` (its name before KIP-534)."""
+        return self.base_timestamp
+
+    @property
+    def is_control_batch(self) -> bool:
+        """Alias of ``is_control``."""
+        return self.is_control
+
+    @property
+    def delete_horizon_ms(self) -> Optional[int]:
+        """The compaction delete horizon (``base_timestamp``) if the bit is set."""
+        return self.base_timestamp if self.has_delete_horizon else None
+
+    @property
+    def size_in_bytes(self) -> int:
+        """Bytes the batch occupies, header included."""
+        return self.batch_length + LOG_OVERHEAD
+
+    def raw_bytes(self) -> bytes:
+        """The batch's bytes exactly as read."""
+        return self._buf[self._start : self._end]
+
+    # -- checksum ---------------------------------------------------------------
+
+    def compute_crc(self) -> int:
+        """CRC-32C of the bytes the ``crc`` field covers."""
+        return crc32c(memoryview(self._buf)[self._start + ATTRIBUTES_OFFSET : self._end])
+
+    def validate_crc(self) -> bool:
+        """True if the stored ``crc`` matches the batch's bytes."""
+        return self.compute_crc() == self.crc
+
+    def ensure_valid(self) -> None:
+        """Raise :class:`~kafka.errors.ChecksumError` if the CRC does not match."""
+        actual = self.compute_crc()
+        if actual != self.crc:
+            raise ChecksumError(
+                "record batch at offset %d: stored CRC %08x, computed %08x"
+                % (self.base_offset, self.crc, actual)
+            )
+
+    # -- records ------------------------------------------------------------------
+
+    def records(self) -> List[AnyRecord]:
+        """All records of the batch as a list (decoded once, then cached)."""
+        records = self._records
+        if records is None:
+            records = self._records = self._decode()
+        return records
+
+    def __iter__(self) -> Iterator[AnyRecord]:
+        return iter(self.records())
+
+    def _decode(self) -> List[AnyRecord]:
+        count = self.record_count
+        codec = self.compression_type
+        if codec:
+            buf = codecs.decompress(
+                codec,
+                memoryview(self._buf)[self._start + HEADER_SIZE : self._end],
+                magic=2,
+                max_output=self._max_output,
+            )
+            pos, stop = 0, len(buf)
+        else:
+            buf, pos, stop = self._buf, self._start + HEADER_SIZE, self._end
+        if count < 0 or count * _MIN_RECORD_SIZE > stop - pos:
+            raise CorruptRecordError(
+                "record count %d does not fit in %d bytes" % (count, stop - pos)
+            )
+        log_append = self.timestamp_type == TimestampType.LOG_APPEND_TIME
+        records = _decode_records(
+            buf,
+            pos,
+            stop,
+            count,
+            self.base_offset,
+            self.base_timestamp,
+            self.max_timestamp if log_append else None,
+            self.timestamp_type,
+        )
+        if self.is_control:
+            return [make_control_record(r) for r in records]
+        return cast(List[AnyRecord], records)
+
+    def __repr__(self) -> str:
+        return (
+            "RecordBatch(base_offset=%d, last_offset=%d, records=%d, codec=%s, "
+            "producer_id=%d, transactional=%s, control=%s)"
+            % (
+                self.base_offset,
+                self.last_offset,
+                self.record_count,
+                codecs.codec_name(self.compression_type)
+                if self.compression_type in (0, 1, 2, 3, 4)
+                else str(self.compression_type),
+                self.producer_id,
+                self.is_transactional,
+                self.is_control,
+            )
+        )
+
+
+_join = b"".join
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+def _bytes_or_none(obj: object, what: str) -> Optional[bytes]:
+    if obj is None or type(obj) is bytes:
+        return obj  # type: ignore[return-value]
+    if isinstance(obj, (bytes, bytearray, memoryview)):
+        return bytes(obj)
+    raise TypeError("record %s must be bytes or None, not %s" % (what, type(obj).__name__))
+
+
+def _varint(n: int, table: List[bytes] = VARINT_TABLE) -> bytes:
+    return table[n] if 0 <= n < VARINT_TABLE_SIZE else encode_varint(n)
+
+
+def _encode_headers(headers: Sequence[Header]) -> bytes:
+    parts = [_varint(len(headers))]
+    for hkey, hvalue in headers:
+        kb = hkey.encode("utf-8") if isinstance(hkey, str) else _bytes_or_none(hkey, "header key")
+        if kb is None:
+            raise TypeError("record header key must not be None")
+        parts.append(_varint(len(kb)))
+        parts.append(kb)
+        if hvalue is None:
+            parts.append(b"\x01")
+        else:
+            hv = _bytes_or_none(hvalue, "header value")
+            parts.append(_varint(len(hv)))  # type: ignore[arg-type]
+            parts.append(hv)  # type: ignore[arg-type]
+    return b"".join(parts)
+
+
+class RecordBatchBuilder:
+    """Builds one v2 record batch.
+
+    Append records with :meth:`append` (offsets strictly increasing), then
+    call :meth:`build` for the batch's bytes.  ``batch_size`` caps the
+    uncompressed size: once the batch holds a record, an append that would
+    exceed it is refused (returns ``None``).
+
+    The header fields are those of :class:`RecordBatch`.  ``timestamp_type``
+    only sets the attribute bit; ``max_timestamp`` is the largest record
+    timestamp, so for log-append-time batches pass that time as every
+    record's timestamp.
+    """
+
+    __slots__ = (
+        "_compression_type",
+        "_compression_level",
+        "_attributes",
+        "_producer_id",
+        "_producer_epoch",
+        "_base_sequence",
+        "_partition_leader_epoch",
+        "_base_offset",
+        "_batch_size",
+        "_buf",
+        "_count",
+        "_base_ts",
+        "_max_ts",
+        "_last_delta",
+    )
+
+    #: Worst-case bytes a record adds besides key, value and headers:
+    #: length (5) + attributes (1) + timestamp delta (10) + offset delta (5).
+    MAX_RECORD_OVERHEAD = 21
+
+    def __init__(
+        self,
+        *,
+        compression_type: codecs.Codec = codecs.NONE,
+        compression_level: Optional[int] = None,
+        is_transactional: bool = False,
+        is_control: bool = False,
+        producer_id: int = -1,
+        producer_epoch: int = -1,
+        base_sequence: int = -1,
+        partition_leader_epoch: int = -1,
+        base_offset: int = 0,
+        timestamp_type: int = TimestampType.CREATE_TIME,
+        batch_size: int = 0x7FFFFFFF,
+    ) -> None:
+        self._compression_type = codecs.ensure_available(compression_type)
+        self._compression_level = compression_level
+        attrs = self._compression_type
+        if timestamp_type == TimestampType.LOG_APPEND_TIME:
+            attrs |= TIMESTAMP_TYPE_MASK
+        if is_transactional:
+            attrs |= TRANSACTIONAL_MASK
+        if is_control:
+            attrs |= CONTROL_MASK
+        self._attributes = attrs
+        try:  # fail now, not in build(), on a field out of its type's range
+            _HEADER.pack(
+                base_offset,
+                0,
+                partition_leader_epoch,
+                2,
+                0,
+                attrs,
+                0,
+                0,
+                0,
+                producer_id,
+                producer_epoch,
+                base_sequence,
+                0,
+            )
+        except struct.error as exc:
+            raise IllegalArgumentError("record batch field out of range: %s" % exc) from None
+        self._producer_id = producer_id
+        self._producer_epoch = producer_epoch
+        self._base_sequence = base_sequence
+        self._partition_leader_epoch = partition_leader_epoch
+        self._base_offset = base_offset
+        self._batch_size = batch_size
+        self._buf = bytearray(HEADER_SIZE)
+        self._count = 0
+        self._base_ts: Optional[int] = None
+        self._max_ts = -1
+        self._last_delta = -1
+
+    @property
+    def record_count(self) -> int:
+        """Number of records appended so far."""
+        return self._count
+
+    @property
+    def compression_type(self) -> int:
+        """The codec id of the batch."""
+        return self._compression_type
+
+    def size_in_bytes(self) -> int:
+        """Uncompressed size of the batch built so far, header included."""
+        return len(self._buf)
+
+    def append(
+        self,
+        offset: int,
+        timestamp: Optional[int],
+        key: Optional[bytes],
+        value: Optional[bytes],
+        headers: Optional[Sequence[Header]] = None,
+    ) -> Optional[int]:
+        """Add a record; return the bytes it added, or ``None`` if the batch is full.
+
+        ``offset`` is absolute (the batch's ``base_offset`` plus the record's
+        delta); ``timestamp`` in milliseconds, ``None`` for now.  ``headers``
+        is a sequence of ``(str, bytes | None)``.
+        """
+        delta = offset - self._base_offset
+        if delta <= self._last_delta or delta > 0x7FFFFFFF:
+            raise IllegalArgumentError(
+                "offset %d is not above the previous one in the batch, or more "
+                "than 2**31 - 1 past the base offset" % offset
+            )
+        if timestamp is None:
+            timestamp = _now_ms()
+        base_ts = self._base_ts
+        ts_delta = 0 if base_ts is None else timestamp - base_ts
+        # Module globals are as cheap as locals here on CPython >= 3.11.
+        if 0 <= ts_delta < VARINT_TABLE_SIZE:
+            tsv = VARINT_TABLE[ts_delta]
+        else:
+            tsv = encode_varint(ts_delta)
+        odv = VARINT_TABLE[delta] if delta < VARINT_TABLE_SIZE else encode_varint(delta)
+        if key is None and not headers and type(value) is bytes:
+            vlen = len(value)
+            vv = VARINT_TABLE[vlen] if vlen < VARINT_TABLE_SIZE else encode_varint(vlen)
+            size = 3 + len(tsv) + len(odv) + len(vv) + vlen
+            record = _join(
+                (
+                    VARINT_TABLE[size] if size < VARINT_TABLE_SIZE else encode_varint(size),
+                    b"\x00",
+                    tsv,
+                    odv,
+                    b"\x01",
+                    vv,
+                    value,
+                    b"\x00",
+                )
+            )
+        else:
+            record = self._encode_general(tsv, odv, key, value, headers)
+        buf = self._buf
+        if self._count and len(buf) + len(record) > self._batch_size:
+            return None
+        buf += record
+        self._count += 1
+        self._last_delta = delta
+        if base_ts is None:
+            self._base_ts = self._max_ts = timestamp
+        elif timestamp > self._max_ts:
+            self._max_ts = timestamp
+        return len(record)
+
+    @staticmethod
+    def _encode_general(
+        tsv: bytes,
+        odv: bytes,
+        key: Optional[bytes],
+        value: Optional[bytes],
+        headers: Optional[Sequence[Header]],
+    ) -> bytes:
+        key = _bytes_or_none(key, "key")
+        value = _bytes_or_none(value, "value")
+        parts = [b"\x00", tsv, odv]
+        if key is None:
+            parts.append(b"\x01")
+        else:
+            parts.append(_varint(len(key)))
+            parts.append(key)
+        if value is None:
+            parts.append(b"\x01")
+        else:
+            parts.append(_varint(len(value)))
+            parts.append(value)
+        parts.append(_encode_headers(headers) if headers else b"\x00")
+        body = b"".join(parts)
+        return _varint(len(body)) + body
+
+    @classmethod
+    def estimate_size_in_bytes(
+        cls,
+        key: Optional[bytes],
+        value: Optional[bytes],
+        headers: Optional[Sequence[Header]] = None,
+    ) -> int:
+        """Upper bound of the bytes a batch holding just this record needs."""
+        size = HEADER_SIZE + cls.MAX_RECORD_OVERHEAD
+        size += 1 if key is None else 5 + len(key)
+        size += 1 if value is None else 5 + len(value)
+        size += 5
+        for hkey, hvalue in headers or ():
+            size += 5 + len(hkey.encode("utf-8") if isinstance(hkey, str) else hkey)
+            size += 1 if hvalue is None else 5 + len(hvalue)
+        return size
+
+    def build(self) -> bytes:
+        """Return the finished batch (``b""`` if no record was appended)."""
+        if not self._count:
+            return b""
+        buf = self._buf
+        attrs = self._attributes
+        if self._compression_type != codecs.NONE:
+            compressed = codecs.compress(
+                self._compression_type,
+                memoryview(buf)[HEADER_SIZE:],
+                magic=2,
+                level=self._compression_level,
+            )
+            buf = bytearray(HEADER_SIZE)
+            buf += compressed
+        _HEADER.pack_into(
+            buf,
+            0,
+            self._base_offset,
+            len(buf) - LOG_OVERHEAD,
+            self._partition_leader_epoch,
+            2,
+            0,
+            attrs,
+            self._last_delta,
+            self._base_ts,
+            self._max_ts,
+            self._producer_id,
+            self._producer_epoch,
+            self._base_sequence,
+            self._count,
+        )
+        _CRC.pack_into(buf, CRC_OFFSET, crc32c(memoryview(buf)[ATTRIBUTES_OFFSET:]))
+        return bytes(buf)
