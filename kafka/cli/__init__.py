@@ -27,6 +27,7 @@ from kafka.errors import KafkaError
 #: Names of the command modules in this package, in the order ``--help`` lists them.
 COMMANDS: List[str] = [
     "broker",
+    "demo",
 ]
 
 PROG = "kafkawire"
