@@ -1,0 +1,155 @@
+"""A small thread-safe future used across the client.
+
+A :class:`Future` is resolved once, with :meth:`~Future.success` or
+:meth:`~Future.failure`. Callbacks added before resolution run in the thread
+that resolves it; callbacks added afterwards run at once in the caller's
+thread. :meth:`~Future.get` blocks, with a timeout, until resolution.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable, List, Optional, Tuple
+
+from kafka.errors import IllegalStateError, KafkaTimeoutError
+
+log = logging.getLogger(__name__)
+
+_PENDING = object()
+
+
+class Future:
+    """The eventual result of an asynchronous operation."""
+
+    __slots__ = ("value", "exception", "_done", "_callbacks", "_errbacks", "_lock", "_event")
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.exception: Optional[BaseException] = None
+        self._done = False
+        self._callbacks: List[Tuple[Callable[..., Any], tuple, dict]] = []
+        self._errbacks: List[Tuple[Callable[..., Any], tuple, dict]] = []
+        self._lock = threading.Lock()
+        self._event: Optional[threading.Event] = None
+
+    def __repr__(self) -> str:
+        if not self._done:
+            state = "pending"
+        elif self.exception is not None:
+            state = "failed: %r" % (self.exception,)
+        else:
+            state = "done"
+        return "<%s %s>" % (type(self).__name__, state)
+
+    # -- state ------------------------------------------------------------------
+
+    @property
+    def is_done(self) -> bool:
+        """Whether the future has been resolved (an attribute, as in kafka-python)."""
+        return self._done
+
+    def succeeded(self) -> bool:
+        """Resolved with a value."""
+        return self._done and self.exception is None
+
+    def failed(self) -> bool:
+        """Resolved with an exception."""
+        return self._done and self.exception is not None
+
+    def retriable(self) -> bool:
+        """Whether the failure is marked retriable."""
+        return bool(getattr(self.exception, "retriable", False))
+
+    # -- resolution ---------------------------------------------------------------
+
+    def success(self, value: Any = None) -> "Future":
+        """Resolve with ``value`` and run the callbacks."""
+        with self._lock:
+            if self._done:
+                raise IllegalStateError("future already resolved")
+            self.value = value
+            self._done = True
+            callbacks, self._callbacks, self._errbacks = self._callbacks, [], []
+            event = self._event
+        if event is not None:
+            event.set()
+        for fn, args, kwargs in callbacks:
+            self._call(fn, args + (value,), kwargs)
+        return self
+
+    def failure(self, exception: BaseException) -> "Future":
+        """Resolve with ``exception`` (a class or an instance) and run the errbacks."""
+        if isinstance(exception, type):
+            exception = exception()
+        with self._lock:
+            if self._done:
+                raise IllegalStateError("future already resolved")
+            self.exception = exception
+            self._done = True
+            errbacks, self._callbacks, self._errbacks = self._errbacks, [], []
+            event = self._event
+        if event is not None:
+            event.set()
+        for fn, args, kwargs in errbacks:
+            self._call(fn, args + (exception,), kwargs)
+        return self
+
+    # -- chaining -------------------------------------------------------------------
+
+    def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``fn(*args, value, **kwargs)`` on success."""
+        with self._lock:
+            if not self._done:
+                self._callbacks.append((fn, args, kwargs))
+                return self
+        if self.exception is None:
+            self._call(fn, args + (self.value,), kwargs)
+        return self
+
+    def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``fn(*args, exception, **kwargs)`` on failure."""
+        with self._lock:
+            if not self._done:
+                self._errbacks.append((fn, args, kwargs))
+                return self
+        if self.exception is not None:
+            self._call(fn, args + (self.exception,), kwargs)
+        return self
+
+    def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+        """Call ``fn`` on success and on failure."""
+        self.add_callback(fn, *args, **kwargs)
+        return self.add_errback(fn, *args, **kwargs)
+
+    def chain(self, other: "Future") -> "Future":
+        """Resolve ``other`` the way this future is resolved."""
+        self.add_callback(other.success)
+        return self.add_errback(other.failure)
+
+    # -- waiting ----------------------------------------------------------------------
+
+    def wait(self, timeout: Optional[float] = None) -> bool:
+        """Block until resolved or ``timeout`` seconds pass; return whether resolved."""
+        with self._lock:
+            if self._done:
+                return True
+            if self._event is None:
+                self._event = threading.Event()
+            event = self._event
+        return event.wait(timeout)
+
+    def get(self, timeout: Optional[float] = None) -> Any:
+        """The value, raising the failure, or KafkaTimeoutError after ``timeout`` seconds."""
+        if not self.wait(timeout):
+            raise KafkaTimeoutError("timed out after %s s waiting for a result" % (timeout,))
+        if self.exception is not None:
+            raise self.exception
+        return self.value
+
+    @staticmethod
+    def _call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+        try:
+            fn(*args, **kwargs)
+        except Exception:  # a faulty callback must not break the I/O thread
+            log.exception("error in future callback %r", fn)

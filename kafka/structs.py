@@ -1,0 +1,55 @@
+"""Small immutable value types shared by the client, producer, consumer and admin."""
+
+from __future__ import annotations
+
+from typing import NamedTuple, Optional, Tuple
+
+
+class TopicPartition(NamedTuple):
+    """A topic name and a partition number."""
+
+    topic: str
+    partition: int
+
+
+class BrokerMetadata(NamedTuple):
+    """A broker as cluster metadata describes it."""
+
+    nodeId: int  # noqa: N815 - the name kafka-python users know
+    host: str
+    port: int
+    rack: Optional[str] = None
+
+    @property
+    def node_id(self) -> int:
+        """The broker's node id."""
+        return self.nodeId
+
+
+class PartitionMetadata(NamedTuple):
+    """One partition: its leader, leader epoch, replicas and in-sync replicas."""
+
+    topic: str
+    partition: int
+    leader: int
+    leader_epoch: int
+    replicas: Tuple[int, ...]
+    isr: Tuple[int, ...]
+    offline_replicas: Tuple[int, ...]
+    error: int
+
+
+class OffsetAndMetadata(NamedTuple):
+    """An offset to commit, with optional metadata and the leader epoch it was read in."""
+
+    offset: int
+    metadata: Optional[str] = ""
+    leader_epoch: int = -1
+
+
+class OffsetAndTimestamp(NamedTuple):
+    """The offset found for a timestamp, and that record's timestamp."""
+
+    offset: int
+    timestamp: int
+    leader_epoch: int = -1
