@@ -59,3 +59,14 @@ def by_key(key: int) -> Api:
 def by_name(name: str) -> Api:
     """The API declared under its protocol name, e.g. ``"Fetch"``."""
     return _BY_NAME[name]
+
+
+_BY_REQUEST_CLASS = {a.Request: a for a in ALL_APIS}
+
+
+def api_for(request: object) -> Api:
+    """The API a request value belongs to (from its generated class)."""
+    try:
+        return _BY_REQUEST_CLASS[type(request)]
+    except KeyError:
+        raise TypeError("%r is not a request value of any declared API" % (type(request).__name__,)) from None

@@ -1,0 +1,478 @@
+"""The network half of the client: connections, the selector loop, metadata.
+
+:class:`NetworkClient` owns one :class:`~kafka.conn.connection.BrokerConnection`
+per broker and a :class:`~kafka.cluster.ClusterMetadata`. Any thread may call
+:meth:`~NetworkClient.send`; :meth:`~NetworkClient.poll` performs the I/O and
+resolves futures. One thread polls at a time; a thread that sends while
+another is blocked in ``poll`` wakes it so the request leaves at once.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import selectors
+import socket
+import threading
+import time
+from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
+
+from kafka import errors
+from kafka.cluster import ClusterMetadata
+from kafka.conn.blocking import parse_address
+from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG
+from kafka.conn.tls import build_ssl_context, check_security_protocol, uses_sasl
+from kafka.future import Future
+from kafka.protocol.apis import METADATA, api_for
+from kafka.protocol.schema import Api
+
+log = logging.getLogger(__name__)
+
+_client_ids = itertools.count(1)
+
+DEFAULT_CONFIG: Dict[str, Any] = {
+    "bootstrap_servers": "localhost",
+    "client_id": None,
+    "request_timeout_ms": 30000,
+    "socket_connection_setup_timeout_ms": 10000,
+    "connections_max_idle_ms": 9 * 60 * 1000,
+    "reconnect_backoff_ms": 50,
+    "reconnect_backoff_max_ms": 1000,
+    "max_in_flight_requests_per_connection": 5,
+    "receive_buffer_bytes": None,
+    "send_buffer_bytes": None,
+    "socket_options": [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
+    "retry_backoff_ms": 100,
+    "metadata_max_age_ms": 300000,
+    "security_protocol": "PLAINTEXT",
+    "ssl_context": None,
+    "ssl_check_hostname": True,
+    "ssl_cafile": None,
+    "ssl_certfile": None,
+    "ssl_keyfile": None,
+    "ssl_password": None,
+    "ssl_crlfile": None,
+    "ssl_ciphers": None,
+    "sasl_mechanism": None,
+    "sasl_plain_username": None,
+    "sasl_plain_password": None,
+    "sasl_oauth_token_provider": None,
+    "max_frame_size": DEFAULT_CONNECTION_CONFIG["max_frame_size"],
+}
+
+#: Option names whose values are secrets: never logged or shown in reprs.
+SECRET_OPTIONS = frozenset(["sasl_plain_password", "ssl_password", "sasl_oauth_token_provider"])
+
+
+def parse_bootstrap(servers: Any) -> List[Tuple[str, int]]:
+    """``"h1:9092,h2:9092"`` or a list of such strings into (host, port) pairs."""
+    if isinstance(servers, str):
+        servers = servers.split(",")
+    out = []
+    for entry in servers or ():
+        entry = entry.strip()
+        if entry:
+            try:
+                out.append(parse_address(entry))
+            except ValueError as exc:
+                raise errors.KafkaConfigurationError(str(exc)) from None
+    if not out:
+        raise errors.KafkaConfigurationError("bootstrap_servers names no broker")
+    return out
+
+
+class NetworkClient:
+    """Connections to every broker of a cluster, driven by one selector loop."""
+
+    def __init__(self, **configs: Any) -> None:
+        unknown = set(configs) - set(DEFAULT_CONFIG)
+        if unknown:
+            raise errors.KafkaConfigurationError("unknown configuration: %s" % ", ".join(sorted(unknown)))
+        self.config = dict(DEFAULT_CONFIG)
+        self.config.update(configs)
+        if self.config["client_id"] is None:
+            self.config["client_id"] = "kafkawire-%d" % next(_client_ids)
+        check_security_protocol(self.config["security_protocol"])
+        self._ssl_context = build_ssl_context(self.config)
+        self._sasl_factory = self._make_sasl_factory()
+        self.cluster = ClusterMetadata(parse_bootstrap(self.config["bootstrap_servers"]),
+                                       metadata_max_age_ms=self.config["metadata_max_age_ms"],
+                                       retry_backoff_ms=self.config["retry_backoff_ms"])
+        self.cluster.add_listener(self._on_metadata_update)
+        self._conns: Dict[int, BrokerConnection] = {}
+        self._lock = threading.RLock()
+        self._poll_lock = threading.Lock()
+        self._selector = selectors.DefaultSelector()
+        self._registered: Dict[int, Tuple[int, int]] = {}  # node -> (fd, events)
+        self._wake_r, self._wake_w = socket.socketpair()
+        self._wake_r.setblocking(False)
+        self._wake_w.setblocking(False)
+        self._selector.register(self._wake_r, selectors.EVENT_READ, None)
+        self._woken = False
+        self._topics: Set[str] = set()
+        self._all_topics = False
+        self._metadata_future: Optional[Future] = None
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return "<%s client_id=%s brokers=%d>" % (type(self).__name__, self.config["client_id"], len(self._conns))
+
+    # -- configuration helpers -------------------------------------------------------
+
+    def _make_sasl_factory(self) -> Any:
+        if not uses_sasl(self.config["security_protocol"]):
+            return None
+        mechanism = self.config["sasl_mechanism"]
+        if not mechanism:
+            raise errors.KafkaConfigurationError("sasl_mechanism is required with %s"
+                                                 % self.config["security_protocol"])
+        from kafka.conn.sasl import create_mechanism
+        options = dict(username=self.config["sasl_plain_username"], password=self.config["sasl_plain_password"],
+                       oauth_token_provider=self.config["sasl_oauth_token_provider"])
+        create_mechanism(mechanism, **options)  # validate now, not at first connect
+        return lambda: create_mechanism(mechanism, **options)
+
+    def _connection_config(self) -> Dict[str, Any]:
+        keys = ("client_id", "request_timeout_ms", "socket_connection_setup_timeout_ms", "reconnect_backoff_ms",
+                "reconnect_backoff_max_ms", "max_in_flight_requests_per_connection", "socket_options",
+                "send_buffer_bytes", "receive_buffer_bytes", "security_protocol", "max_frame_size")
+        config = {k: self.config[k] for k in keys}
+        config["ssl_context"] = self._ssl_context
+        config["sasl_mechanism"] = self.config["sasl_mechanism"]
+        config["sasl_factory"] = self._sasl_factory
+        return config
+
+    # -- connections -------------------------------------------------------------------
+
+    def _conn(self, node_id: int) -> Optional[BrokerConnection]:
+        with self._lock:
+            conn = self._conns.get(node_id)
+            if conn is None:
+                broker = self.cluster.broker_metadata(node_id)
+                if broker is None:
+                    return None
+                conn = BrokerConnection(node_id, broker.host, broker.port, **self._connection_config())
+                self._conns[node_id] = conn
+            return conn
+
+    def maybe_connect(self, node_id: int) -> bool:
+        """Start connecting to ``node_id`` if needed; return whether it is ready."""
+        conn = self._conn(node_id)
+        if conn is None:
+            return False
+        with self._lock:
+            if conn.disconnected() and not conn.blacked_out(time.monotonic()):
+                conn.connect()
+                self._wake()
+            return conn.connected()
+
+    def ready(self, node_id: int) -> bool:
+        """Whether ``node_id`` can take a request now (starts connecting if not)."""
+        return self.maybe_connect(node_id) and self.is_ready(node_id)
+
+    def is_ready(self, node_id: int) -> bool:
+        """Connected, and with room in its pipeline."""
+        conn = self._conns.get(node_id)
+        return conn is not None and conn.connected() and conn.can_send_more()
+
+    def connected(self, node_id: int) -> bool:
+        """Connected (whatever its pipeline)."""
+        conn = self._conns.get(node_id)
+        return conn is not None and conn.connected()
+
+    def is_disconnected(self, node_id: int) -> bool:
+        """Not connected and not connecting."""
+        conn = self._conns.get(node_id)
+        return conn is None or conn.disconnected()
+
+    def connection_delay(self, node_id: int) -> float:
+        """Seconds before ``node_id`` may be tried again."""
+        conn = self._conns.get(node_id)
+        return 0.0 if conn is None else conn.connection_delay(time.monotonic())
+
+    def connection_error(self, node_id: int) -> Optional[BaseException]:
+        """Why the last connection to ``node_id`` closed, if it did."""
+        conn = self._conns.get(node_id)
+        return None if conn is None else conn.last_error
+
+    def in_flight_request_count(self, node_id: Optional[int] = None) -> int:
+        """Requests awaiting responses, on one node or in total."""
+        with self._lock:
+            conns = [self._conns[node_id]] if node_id in self._conns else (
+                [] if node_id is not None else list(self._conns.values()))
+            return sum(c.in_flight_count() for c in conns)
+
+    def api_version(self, api: Api, node_id: int) -> int:
+        """The version of ``api`` negotiated with ``node_id`` (which must be connected)."""
+        conn = self._conns.get(node_id)
+        if conn is None or conn.versions is None:
+            raise errors.NodeNotReadyError("node %s has not been connected yet" % node_id)
+        return conn.versions.choose(api)
+
+    def close(self, node_id: Optional[int] = None) -> None:
+        """Close one connection, or all of them and the client."""
+        with self._lock:
+            if node_id is not None:
+                conn = self._conns.get(node_id)
+                if conn is not None:
+                    conn.close()
+                    self._unregister(node_id)
+                return
+            for nid, conn in list(self._conns.items()):
+                conn.close(errors.KafkaConnectionError("client closed"))
+                self._unregister(nid)
+            self._conns.clear()
+            if not self._closed:
+                self._closed = True
+                self._selector.close()
+                self._wake_r.close()
+                self._wake_w.close()
+
+    # -- sending ---------------------------------------------------------------------
+
+    def send(self, node_id: int, request: Any, api: Optional[Api] = None, version: Optional[int] = None,
+             expect_response: bool = True) -> Future:
+        """Send ``request`` to ``node_id``; the future resolves with the response body.
+
+        ``api`` is found from the request's class when not given. Fails the
+        future with :class:`NodeNotReadyError` when the node is not connected:
+        call :meth:`ready` (and poll) first.
+        """
+        if api is None:
+            api = api_for(request)
+        with self._lock:
+            if self._closed:
+                return Future().failure(errors.IllegalStateError("client is closed"))
+            conn = self._conns.get(node_id)
+            if conn is None or not conn.connected():
+                self.maybe_connect(node_id)
+                return Future().failure(errors.NodeNotReadyError("node %s is not ready" % node_id))
+            if expect_response and not conn.can_send_more():
+                return Future().failure(errors.NodeNotReadyError(
+                    "node %s already has %d requests in flight" % (node_id, conn.in_flight_count())))
+            future = conn.send(api, request, version=version, expect_response=expect_response)
+        self._wake()
+        return future
+
+    # -- polling ------------------------------------------------------------------------
+
+    def wakeup(self) -> None:
+        """Interrupt a thread blocked in :meth:`poll`."""
+        self._wake()
+
+    def _wake(self) -> None:
+        if self._woken or self._closed:
+            return
+        self._woken = True
+        try:
+            self._wake_w.send(b"x")
+        except OSError:
+            pass
+
+    def poll(self, timeout_ms: Optional[float] = None, future: Optional[Future] = None) -> None:
+        """Do network I/O for up to ``timeout_ms`` (returns early when ``future`` is done)."""
+        timeout = self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms
+        deadline = time.monotonic() + timeout / 1000.0
+        while True:
+            if self._closed:
+                return
+            if not self._poll_lock.acquire(timeout=max(deadline - time.monotonic(), 0.0)):
+                return
+            try:
+                completed = self._poll_once(deadline, future)
+            finally:
+                self._poll_lock.release()
+            for fut, response in completed:
+                if not fut.is_done:
+                    self._resolve(fut, response)
+            if future is None or future.is_done or time.monotonic() >= deadline:
+                return
+
+    @staticmethod
+    def _resolve(future: Future, response: Any) -> None:
+        future.success(response)
+
+    def _poll_once(self, deadline: float, future: Optional[Future]) -> List[Tuple[Future, Any]]:
+        now = time.monotonic()
+        self._maybe_update_metadata(now)
+        with self._lock:
+            self._sync_selector()
+            wait = max(min(deadline - now, self._next_deadline(now)), 0.0)
+        if future is not None and future.is_done:
+            wait = 0.0
+        try:
+            events = self._selector.select(wait)
+        except (OSError, ValueError):
+            events = []
+        completed: List[Tuple[Future, Any]] = []
+        with self._lock:
+            for key, mask in events:
+                node_id = key.data
+                if node_id is None:
+                    self._drain_wake()
+                    continue
+                conn = self._conns.get(node_id)
+                if conn is None:
+                    continue
+                if mask & selectors.EVENT_WRITE:
+                    conn.send_pending()
+                if mask & selectors.EVENT_READ:
+                    completed.extend(conn.recv())
+            now = time.monotonic()
+            for conn in list(self._conns.values()):
+                if conn.connecting():
+                    conn.connect(now)
+                if conn.connected() or conn.connecting():
+                    conn.send_pending()
+                expired = conn.timed_out(now)
+                if expired is not None:
+                    conn.close(errors.RequestTimedOutError(
+                        "%s request to node %s timed out after %d ms" % (
+                            expired.api.name, conn.node_id, self.config["request_timeout_ms"])))
+        # Handshake responses drive the connection state: resolve them now so
+        # the next loop turn sees the new state.
+        return completed
+
+    def _drain_wake(self) -> None:
+        try:
+            while self._wake_r.recv(1024):
+                pass
+        except OSError:
+            pass
+        self._woken = False
+
+    def _next_deadline(self, now: float) -> float:
+        """Seconds until something needs attention without I/O."""
+        wait = self.cluster.ttl(now) if (self._topics or self._all_topics or self.cluster.need_update) else 3600.0
+        limit = self.config["request_timeout_ms"] / 1000.0
+        for conn in self._conns.values():
+            if conn.connecting():
+                wait = min(wait, 0.05)
+            elif conn.disconnected():
+                continue
+            if conn.in_flight_count():
+                wait = min(wait, limit)
+        return wait
+
+    def _sync_selector(self) -> None:
+        for node_id, conn in self._conns.items():
+            if conn.sock is None:
+                self._unregister(node_id)
+                continue
+            events = selectors.EVENT_READ
+            if conn.wants_write():
+                events |= selectors.EVENT_WRITE
+            fd = conn.fileno()
+            current = self._registered.get(node_id)
+            if current == (fd, events):
+                continue
+            if current is not None:
+                self._unregister(node_id)
+            try:
+                self._selector.register(fd, events, node_id)
+                self._registered[node_id] = (fd, events)
+            except (KeyError, ValueError, OSError):
+                pass
+
+    def _unregister(self, node_id: int) -> None:
+        current = self._registered.pop(node_id, None)
+        if current is not None:
+            try:
+                self._selector.unregister(current[0])
+            except (KeyError, ValueError, OSError):
+                pass
+
+    # -- node choice -----------------------------------------------------------------
+
+    def least_loaded_node(self) -> Optional[int]:
+        """A connected node with the fewest requests in flight, else one to connect to."""
+        now = time.monotonic()
+        brokers = [b.nodeId for b in self.cluster.brokers()]
+        best, best_load = None, None
+        for node_id in brokers:
+            conn = self._conns.get(node_id)
+            if conn is not None and conn.connected():
+                load = conn.in_flight_count()
+                if best_load is None or load < best_load:
+                    best, best_load = node_id, load
+        if best is not None:
+            return best
+        for node_id in brokers:
+            conn = self._conns.get(node_id)
+            if conn is None or not conn.blacked_out(now):
+                return node_id
+        for node_id in brokers:
+            conn = self._conns.get(node_id)
+            if conn is not None and conn.connecting():
+                return node_id
+        return None
+
+    # -- metadata ------------------------------------------------------------------------
+
+    def add_topic(self, topic: str) -> None:
+        """Track ``topic`` in metadata refreshes (and refresh soon if new)."""
+        if topic not in self._topics:
+            self._topics.add(topic)
+            self.cluster.request_update()
+
+    def set_topics(self, topics: Iterable[str]) -> None:
+        """Track exactly ``topics``."""
+        topics = set(topics)
+        if topics - self._topics:
+            self.cluster.request_update()
+        self._topics = topics
+
+    def track_all_topics(self, enabled: bool = True) -> None:
+        """Refresh metadata for every topic of the cluster."""
+        self._all_topics = enabled
+        self.cluster.request_update()
+
+    def _maybe_update_metadata(self, now: float) -> None:
+        if self._metadata_future is not None and not self._metadata_future.is_done:
+            return
+        if not (self._topics or self._all_topics or self.cluster.need_update):
+            return
+        if self.cluster.ttl(now) > 0:
+            return
+        node_id = self.least_loaded_node()
+        if node_id is None:
+            return
+        if not self.ready(node_id):
+            return
+        version = self.api_version(METADATA, node_id)
+        if self._all_topics:
+            topics = None if version >= 1 else []  # v0 spells "all topics" as an empty list
+        else:
+            # With nothing tracked this asks for brokers only (v1+).
+            topics = [METADATA.Request.MetadataRequestTopic(name=t) for t in sorted(self._topics)]
+        request = METADATA.Request(topics=topics, allow_auto_topic_creation=version < 4)
+        self.cluster.attempt_started(now)
+        future = self.send(node_id, request, api=METADATA, version=version)
+        future.add_callback(self._on_metadata, time.monotonic)
+        future.add_errback(self._on_metadata_failure)
+        self._metadata_future = future
+
+    def _on_metadata(self, clock: Any, response: Any) -> None:
+        self.cluster.update_metadata(response, clock(), full=True)
+
+    def _on_metadata_failure(self, exc: BaseException) -> None:
+        log.debug("metadata refresh failed: %s", exc)
+        self.cluster.failed_update(exc, time.monotonic())
+
+    def _on_metadata_update(self, cluster: ClusterMetadata) -> None:
+        # Drop connections to brokers that left or moved.
+        with self._lock:
+            for node_id, conn in list(self._conns.items()):
+                if node_id < 0:
+                    continue
+                broker = cluster.broker_metadata(node_id)
+                if broker is None or (broker.host, broker.port) != (conn.host, conn.port):
+                    conn.close(errors.KafkaConnectionError("broker %d left the cluster or moved" % node_id))
+                    self._unregister(node_id)
+                    del self._conns[node_id]
+
+    def request_metadata_update(self) -> int:
+        """Ask for a refresh soon; return the metadata version to wait past."""
+        self.cluster.request_update()
+        self._wake()
+        return self.cluster.version

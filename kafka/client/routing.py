@@ -1,0 +1,286 @@
+"""Sending requests to the right node, with retries: the client's routing half.
+
+:class:`RoutingClient` adds blocking conveniences over the network client:
+wait for a node, send-and-wait, refresh metadata, find partition leaders,
+group and transaction coordinators and the controller, and
+:meth:`~RoutingClient.dispatch_by_leader`, which splits a multi-partition
+payload by leader, sends the parts concurrently, retries what failed with a
+retriable error (refreshing metadata first when the error says it is stale)
+and returns the results in the caller's order.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Sequence, Tuple
+
+from kafka import errors
+from kafka.client.network import NetworkClient
+from kafka.cluster import COORDINATOR_GROUP, COORDINATOR_TRANSACTION
+from kafka.future import Future
+from kafka.protocol.apis import FIND_COORDINATOR
+from kafka.protocol.schema import Api
+from kafka.structs import TopicPartition
+
+log = logging.getLogger(__name__)
+
+
+class Outcome(NamedTuple):
+    """The result for one item of a dispatched payload."""
+
+    error: Optional[BaseException]
+    value: Any
+
+
+#: ``build(node_id, version, items) -> request`` where items are (tp, payload) pairs.
+Builder = Callable[[int, int, List[Tuple[TopicPartition, Any]]], Any]
+#: ``parse(response) -> {(topic, partition): (error_code, value)}``.
+Parser = Callable[[Any], Dict[Tuple[str, int], Tuple[int, Any]]]
+
+
+class RoutingClient(NetworkClient):
+    """A network client that knows where each request must go."""
+
+    # -- waiting ------------------------------------------------------------------
+
+    def _deadline(self, timeout_ms: Optional[float]) -> float:
+        timeout = self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms
+        return time.monotonic() + timeout / 1000.0
+
+    @staticmethod
+    def _left_ms(deadline: float) -> float:
+        return max((deadline - time.monotonic()) * 1000.0, 0.0)
+
+    def await_ready(self, node_id: int, timeout_ms: Optional[float] = None) -> bool:
+        """Connect to ``node_id`` and wait until it can take requests."""
+        deadline = self._deadline(timeout_ms)
+        while not self.ready(node_id):
+            if time.monotonic() >= deadline:
+                return False
+            error = self.connection_error(node_id)
+            if self.is_disconnected(node_id) and error is not None and not getattr(error, "retriable", True):
+                raise error
+            self.poll(timeout_ms=min(self._left_ms(deadline), 50.0))
+        return True
+
+    def wait_for(self, future: Future, timeout_ms: Optional[float] = None) -> Any:
+        """Poll until ``future`` resolves; return its value or raise its failure."""
+        deadline = self._deadline(timeout_ms)
+        while not future.is_done:
+            if time.monotonic() >= deadline:
+                raise errors.KafkaTimeoutError("no result within %s ms" % (timeout_ms,))
+            self.poll(timeout_ms=self._left_ms(deadline), future=future)
+        if future.exception is not None:
+            raise future.exception
+        return future.value
+
+    def send_and_wait(self, node_id: int, request: Any, timeout_ms: Optional[float] = None,
+                      api: Optional[Api] = None, version: Optional[int] = None) -> Any:
+        """Send to ``node_id`` (connecting first) and wait for the response."""
+        deadline = self._deadline(timeout_ms)
+        if not self.await_ready(node_id, self._left_ms(deadline)):
+            raise errors.NodeNotReadyError("node %s did not become ready: %s"
+                                           % (node_id, self.connection_error(node_id) or "timed out"))
+        return self.wait_for(self.send(node_id, request, api=api, version=version), self._left_ms(deadline))
+
+    def send_to_any(self, request: Any, timeout_ms: Optional[float] = None, api: Optional[Api] = None,
+                    build: Optional[Callable[[int], Any]] = None) -> Any:
+        """Send to the least loaded node, trying others if one cannot be reached.
+
+        ``build(version)`` makes the request once the node's version is known.
+        """
+        deadline = self._deadline(timeout_ms)
+        last: Optional[BaseException] = None
+        while time.monotonic() < deadline:
+            node_id = self.least_loaded_node()
+            if node_id is None:
+                self.poll(timeout_ms=min(self._left_ms(deadline), self.config["retry_backoff_ms"]))
+                continue
+            if not self.await_ready(node_id, min(self._left_ms(deadline),
+                                                 self.config["socket_connection_setup_timeout_ms"])):
+                last = self.connection_error(node_id)
+                continue
+            try:
+                body = build(self.api_version(api, node_id)) if build is not None else request
+                return self.wait_for(self.send(node_id, body, api=api), self._left_ms(deadline))
+            except errors.KafkaError as exc:
+                if not exc.retriable and not isinstance(exc, errors.KafkaConnectionError):
+                    raise
+                last = exc
+        raise errors.NoBrokersAvailable("no broker answered within the timeout: %s" % (last or "no broker reachable"))
+
+    # -- metadata -----------------------------------------------------------------------
+
+    def refresh_metadata(self, timeout_ms: Optional[float] = None) -> None:
+        """Refresh metadata now and wait for it."""
+        deadline = self._deadline(timeout_ms)
+        version = self.request_metadata_update()
+        while self.cluster.version <= version:
+            if time.monotonic() >= deadline:
+                raise errors.KafkaTimeoutError("metadata was not refreshed within the timeout")
+            self.poll(timeout_ms=min(self._left_ms(deadline), 100.0))
+
+    def ensure_topics(self, topics: Sequence[str], timeout_ms: Optional[float] = None) -> None:
+        """Track ``topics`` and wait until metadata knows them (or says they do not exist)."""
+        deadline = self._deadline(timeout_ms)
+        for topic in topics:
+            self.add_topic(topic)
+        while True:
+            missing = [t for t in topics if self.cluster.partitions_for_topic(t) is None
+                       and not self.cluster.topic_error(t)]
+            if not missing:
+                return
+            self.refresh_metadata(self._left_ms(deadline))
+
+    def leader_for(self, tp: TopicPartition, timeout_ms: Optional[float] = None) -> int:
+        """The leader of ``tp``, refreshing metadata while it is unknown."""
+        deadline = self._deadline(timeout_ms)
+        self.add_topic(tp[0])
+        while True:
+            leader = self.cluster.leader_for_partition(tp)
+            if leader is not None and leader >= 0:
+                return leader
+            error = self.cluster.topic_error(tp[0])
+            if error and not errors.for_code(error).retriable:  # type: ignore[union-attr]
+                raise errors.for_code(error)("topic %s" % tp[0])  # type: ignore[misc]
+            if time.monotonic() >= deadline:
+                if error:
+                    raise errors.for_code(error)("topic %s" % tp[0])  # type: ignore[misc]
+                if self.cluster.partitions_for_topic(tp[0]) is not None and leader is None:
+                    raise errors.UnknownTopicOrPartitionError("%s-%d" % tp)
+                raise errors.LeaderNotAvailableError("no leader for %s-%d" % tp)
+            try:
+                self.refresh_metadata(self._left_ms(deadline))
+            except errors.KafkaTimeoutError:
+                pass  # the checks above report what is known at the deadline
+
+    def find_coordinator(self, key: str, key_type: int = COORDINATOR_GROUP,
+                         timeout_ms: Optional[float] = None, refresh: bool = False) -> int:
+        """Node id of the group (or transaction) coordinator for ``key``."""
+        if not refresh:
+            known = self.cluster.coordinator_for(key_type, key)
+            if known is not None:
+                return known
+        deadline = self._deadline(timeout_ms)
+        last: Optional[BaseException] = None
+        while time.monotonic() < deadline:
+            def build(version: int) -> Any:
+                if version >= 4:
+                    return FIND_COORDINATOR.Request(key_type=key_type, coordinator_keys=[key])
+                return FIND_COORDINATOR.Request(key=key, key_type=key_type)
+            response = self.send_to_any(None, self._left_ms(deadline), api=FIND_COORDINATOR, build=build)
+            if response.coordinators:
+                entry = response.coordinators[0]
+            else:
+                entry = response
+            if entry.error_code == 0:
+                self.cluster.add_coordinator(key_type, key, entry.node_id, entry.host, entry.port)
+                return entry.node_id
+            cls = errors.for_code(entry.error_code)
+            last = cls("finding the coordinator of %r: %s" % (key, entry.error_message or ""))  # type: ignore[misc]
+            if not last.retriable:
+                raise last
+            time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
+        raise last or errors.KafkaTimeoutError("no coordinator found for %r" % key)
+
+    def coordinator_error(self, key: str, key_type: int, error: BaseException) -> None:
+        """Forget a coordinator after NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE / lost connection."""
+        self.cluster.forget_coordinator(key_type, key)
+
+    def controller(self, timeout_ms: Optional[float] = None) -> int:
+        """Node id of the controller (as Metadata reports it)."""
+        deadline = self._deadline(timeout_ms)
+        while self.cluster.controller is None or self.cluster.version == 0:
+            self.refresh_metadata(self._left_ms(deadline))
+            if self.cluster.controller is None and time.monotonic() >= deadline:
+                raise errors.KafkaTimeoutError("no controller reported within the timeout")
+        return self.cluster.controller
+
+    # -- leader routing ------------------------------------------------------------------
+
+    def dispatch_by_leader(self, api: Api, items: Sequence[Tuple[TopicPartition, Any]], build: Builder,
+                           parse: Parser, timeout_ms: Optional[float] = None, retries: int = 3,
+                           retry_on_timeouts: bool = True) -> List[Outcome]:
+        """Send each item to its partition's leader; return outcomes in ``items`` order.
+
+        Items for the same leader share one request, built by
+        ``build(node_id, version, [(tp, payload), ...])``; requests to
+        different leaders are in flight at the same time. ``parse`` maps a
+        response to ``{(topic, partition): (error_code, value)}``. Items
+        failing with a retriable error are retried up to ``retries`` times
+        after ``retry_backoff_ms``, with a metadata refresh first when the
+        error means stale metadata; other errors are final.
+        """
+        deadline = self._deadline(timeout_ms)
+        outcomes: List[Optional[Outcome]] = [None] * len(items)
+        pending = list(range(len(items)))
+        attempt = 0
+        while pending:
+            groups: Dict[int, List[int]] = {}
+            stale = False
+            for index in pending:
+                tp = TopicPartition(*items[index][0])
+                try:
+                    leader = self.leader_for(tp, min(self._left_ms(deadline), self.config["request_timeout_ms"]))
+                except errors.KafkaError as exc:
+                    outcomes[index] = Outcome(exc, None)
+                    stale = stale or exc.invalid_metadata
+                    continue
+                groups.setdefault(leader, []).append(index)
+            sent: List[Tuple[int, List[int], Future]] = []
+            for node_id, indexes in groups.items():
+                try:
+                    if not self.await_ready(node_id, min(self._left_ms(deadline),
+                                                         self.config["socket_connection_setup_timeout_ms"])):
+                        raise self.connection_error(node_id) or errors.NodeNotReadyError("node %s" % node_id)
+                    version = self.api_version(api, node_id)
+                    request = build(node_id, version, [(TopicPartition(*items[i][0]), items[i][1]) for i in indexes])
+                    sent.append((node_id, indexes, self.send(node_id, request, api=api, version=version)))
+                except errors.KafkaError as exc:
+                    for i in indexes:
+                        outcomes[i] = Outcome(exc, None)
+            for node_id, indexes, future in sent:
+                try:
+                    response = self.wait_for(future, self._left_ms(deadline) + 1)
+                except errors.KafkaError as exc:
+                    for i in indexes:
+                        outcomes[i] = Outcome(exc, None)
+                    continue
+                results = parse(response)
+                for i in indexes:
+                    key = (items[i][0][0], items[i][0][1])
+                    if key not in results:
+                        outcomes[i] = Outcome(errors.ProtocolError("response from node %s did not mention %s-%d"
+                                                                   % (node_id, key[0], key[1])), None)
+                        continue
+                    code, value = results[key]
+                    cls = errors.for_code(code)
+                    outcomes[i] = Outcome(cls("%s-%d" % key) if cls else None, value)
+            attempt += 1
+            retry = []
+            for index in pending:
+                outcome = outcomes[index]
+                assert outcome is not None
+                error = outcome.error
+                if error is None:
+                    continue
+                if isinstance(error, errors.RequestTimedOutError) and not retry_on_timeouts:
+                    continue
+                if getattr(error, "retriable", False) or isinstance(error, errors.KafkaConnectionError):
+                    retry.append(index)
+                    stale = stale or error.invalid_metadata or isinstance(error, errors.KafkaConnectionError)
+            if not retry or attempt > retries or time.monotonic() >= deadline:
+                break
+            log.debug("retrying %d of %d items (attempt %d)", len(retry), len(items), attempt)
+            time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
+            if stale:
+                try:
+                    self.refresh_metadata(min(self._left_ms(deadline), self.config["request_timeout_ms"]))
+                except errors.KafkaError:
+                    pass
+            pending = retry
+        return [o if o is not None else Outcome(errors.KafkaTimeoutError("not sent"), None) for o in outcomes]
+
+
+__all__ = ["RoutingClient", "Outcome", "COORDINATOR_GROUP", "COORDINATOR_TRANSACTION"]

@@ -1,0 +1,507 @@
+"""A non-blocking, pipelined connection to one broker.
+
+:class:`BrokerConnection` owns one socket and moves it through these states::
+
+    DISCONNECTED -> CONNECTING -> [TLS handshake] -> API_VERSIONS
+                 -> [SASL authentication] -> CONNECTED
+
+It never blocks: the client's selector loop calls :meth:`connect` while the
+socket is setting up, :meth:`send_pending` when it is writable and
+:meth:`recv` when it is readable. Requests are pipelined up to
+``max_in_flight_requests_per_connection`` and matched to their responses by
+correlation id (through :class:`kafka.protocol.framing.ClientFramer`); each
+waits at most ``request_timeout_ms``. When the connection fails, every
+request in flight fails with the cause, and reconnection waits an
+exponentially growing, jittered back-off capped at
+``reconnect_backoff_max_ms``.
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import random
+import socket
+import ssl
+import time
+from collections import deque
+from typing import Any, Deque, Dict, List, Optional, Tuple
+
+from kafka import __version__
+from kafka.errors import (
+    IllegalStateError,
+    KafkaConnectionError,
+    KafkaError,
+    KafkaTimeoutError,
+    NodeNotReadyError,
+    ProtocolError,
+    UnsupportedVersionError,
+    for_code,
+)
+from kafka.future import Future
+from kafka.protocol.apis import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
+from kafka.protocol.framing import DEFAULT_MAX_FRAME_SIZE, ClientFramer
+from kafka.protocol.negotiate import VersionTable, api_versions_retry_version
+from kafka.protocol.schema import Api
+from kafka.conn.tls import uses_sasl, uses_tls
+
+log = logging.getLogger(__name__)
+
+DISCONNECTED = "disconnected"
+CONNECTING = "connecting"
+HANDSHAKE = "tls_handshake"
+API_VERSIONS_STATE = "api_versions"
+AUTHENTICATING = "authenticating"
+CONNECTED = "connected"
+
+_RECV_SIZE = 256 * 1024
+
+DEFAULT_CONNECTION_CONFIG: Dict[str, Any] = {
+    "client_id": "kafkawire",
+    "request_timeout_ms": 30000,
+    "socket_connection_setup_timeout_ms": 10000,
+    "reconnect_backoff_ms": 50,
+    "reconnect_backoff_max_ms": 1000,
+    "max_in_flight_requests_per_connection": 5,
+    "socket_options": [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
+    "send_buffer_bytes": None,
+    "receive_buffer_bytes": None,
+    "security_protocol": "PLAINTEXT",
+    "ssl_context": None,
+    "max_frame_size": DEFAULT_MAX_FRAME_SIZE,
+    "api_version_request": True,
+    "sasl_mechanism": None,
+    "sasl_factory": None,  # callable() -> a SASL mechanism object, set by the client
+}
+
+
+class InFlight:
+    """A request awaiting its response."""
+
+    __slots__ = ("correlation_id", "api", "version", "future", "sent_at", "internal")
+
+    def __init__(self, correlation_id: int, api: Api, version: int, future: Future, sent_at: float,
+                 internal: bool = False) -> None:
+        self.correlation_id = correlation_id
+        self.api = api
+        self.version = version
+        self.future = future
+        self.sent_at = sent_at
+        self.internal = internal  # handshake traffic, resolved by the connection itself
+
+
+def resolve_addresses(host: str, port: int) -> List[Tuple[int, Tuple[Any, ...]]]:
+    """Every (family, sockaddr) ``host`` resolves to, IPv4 and IPv6."""
+    try:
+        infos = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)
+    except (socket.gaierror, UnicodeError) as exc:
+        raise KafkaConnectionError("cannot resolve %s: %s" % (host, exc)) from None
+    seen, out = set(), []
+    for family, _type, _proto, _name, sockaddr in infos:
+        key = (family, sockaddr[:2])
+        if key not in seen:
+            seen.add(key)
+            out.append((family, sockaddr))
+    return out
+
+
+class BrokerConnection:
+    """One broker's socket, its handshake state and its requests in flight.
+
+    :param node_id: the broker's node id (negative for bootstrap addresses).
+    :param host: host name or address.
+    :param port: TCP port.
+    :param config: options; see ``DEFAULT_CONNECTION_CONFIG``.
+    """
+
+    def __init__(self, node_id: int, host: str, port: int, **config: Any) -> None:
+        self.node_id = node_id
+        self.host = host
+        self.port = port
+        self.config = dict(DEFAULT_CONNECTION_CONFIG)
+        unknown = set(config) - set(DEFAULT_CONNECTION_CONFIG)
+        if unknown:
+            raise TypeError("unknown connection options: %s" % ", ".join(sorted(unknown)))
+        self.config.update(config)
+        self.state = DISCONNECTED
+        self.sock: Optional[socket.socket] = None
+        self.versions: Optional[VersionTable] = None
+        self.last_error: Optional[BaseException] = None
+        self._framer = ClientFramer(client_id=self.config["client_id"],
+                                    max_frame_size=self.config["max_frame_size"])
+        self._in_flight: Dict[int, InFlight] = {}
+        self._order: Deque[int] = deque()
+        self._out: Deque[bytes] = deque()
+        self._out_pos = 0
+        self._addresses: List[Tuple[int, Tuple[Any, ...]]] = []
+        self._failures = 0
+        self._next_attempt = 0.0
+        self._setup_deadline = 0.0
+        self._api_versions_version = API_VERSIONS.max_version
+        self._sasl: Any = None
+        self._handshake_future: Optional[Future] = None
+
+    def __repr__(self) -> str:
+        return "<BrokerConnection node=%s %s:%d %s>" % (self.node_id, self.host, self.port, self.state)
+
+    # -- state queries ------------------------------------------------------------
+
+    def connected(self) -> bool:
+        """Ready for requests."""
+        return self.state == CONNECTED
+
+    def connecting(self) -> bool:
+        """Somewhere between DISCONNECTED and CONNECTED."""
+        return self.state not in (DISCONNECTED, CONNECTED)
+
+    def disconnected(self) -> bool:
+        """No socket."""
+        return self.state == DISCONNECTED
+
+    def fileno(self) -> int:
+        """The socket's file descriptor (for selectors)."""
+        if self.sock is None:
+            raise IllegalStateError("connection has no socket")
+        return self.sock.fileno()
+
+    def in_flight_count(self) -> int:
+        """Requests sent (or queued) and not yet answered."""
+        return len(self._in_flight)
+
+    def can_send_more(self) -> bool:
+        """Whether another request fits in the pipeline."""
+        return len(self._in_flight) < self.config["max_in_flight_requests_per_connection"]
+
+    def wants_write(self) -> bool:
+        """Whether the selector should wait for writability."""
+        return self.state == CONNECTING or bool(self._out) or (
+            self.sock is not None and isinstance(self.sock, ssl.SSLSocket) and self.state == HANDSHAKE)
+
+    def connection_delay(self, now: float) -> float:
+        """Seconds before a reconnect may be tried (0 if it may be now)."""
+        if self.state != DISCONNECTED:
+            return 0.0 if self.state == CONNECTED else max(self._setup_deadline - now, 0.0)
+        return max(self._next_attempt - now, 0.0)
+
+    def blacked_out(self, now: float) -> bool:
+        """Disconnected and still inside the reconnect back-off."""
+        return self.state == DISCONNECTED and now < self._next_attempt
+
+    # -- connecting -----------------------------------------------------------------
+
+    def connect(self, now: Optional[float] = None) -> str:
+        """Make progress setting up the connection; return the new state."""
+        now = time.monotonic() if now is None else now
+        try:
+            if self.state == DISCONNECTED:
+                if now < self._next_attempt:
+                    return self.state
+                self._start_connect(now)
+            if self.state == CONNECTING:
+                self._finish_connect()
+            if self.state == HANDSHAKE:
+                self._tls_handshake()
+            if self.state in (API_VERSIONS_STATE, AUTHENTICATING) and self._handshake_future is None:
+                self._begin_protocol_handshake()
+            if self.state != CONNECTED and now > self._setup_deadline and self.state != DISCONNECTED:
+                raise KafkaTimeoutError("setting up the connection to %s:%d took longer than %d ms (state %s)"
+                                        % (self.host, self.port,
+                                           self.config["socket_connection_setup_timeout_ms"], self.state))
+        except KafkaError as exc:
+            self.close(exc)
+        except (OSError, ssl.SSLError) as exc:
+            self.close(KafkaConnectionError("connection to %s:%d failed: %s" % (self.host, self.port, exc)))
+        return self.state
+
+    def _start_connect(self, now: float) -> None:
+        if not self._addresses:
+            self._addresses = resolve_addresses(self.host, self.port)
+        family, sockaddr = self._addresses[0]
+        # Rotate so the next attempt tries the next address of the host.
+        self._addresses = self._addresses[1:] + self._addresses[:1]
+        sock = socket.socket(family, socket.SOCK_STREAM)
+        try:
+            for option in self.config["socket_options"] or ():
+                sock.setsockopt(*option)
+            if self.config["send_buffer_bytes"]:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, self.config["send_buffer_bytes"])
+            if self.config["receive_buffer_bytes"]:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.config["receive_buffer_bytes"])
+            sock.setblocking(False)
+        except OSError:
+            sock.close()
+            raise
+        self.sock = sock
+        self._setup_deadline = now + self.config["socket_connection_setup_timeout_ms"] / 1000.0
+        self.state = CONNECTING
+        self._framer = ClientFramer(client_id=self.config["client_id"], max_frame_size=self.config["max_frame_size"])
+        result = sock.connect_ex(sockaddr)
+        if result not in (0, errno.EINPROGRESS, errno.EWOULDBLOCK, errno.EALREADY, errno.EAGAIN):
+            raise KafkaConnectionError("cannot connect to %s:%d: %s" % (self.host, self.port, os_strerror(result)))
+        log.debug("%r: connecting to %s", self, sockaddr)
+
+    def _finish_connect(self) -> None:
+        assert self.sock is not None
+        err = self.sock.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR)
+        if err:
+            raise KafkaConnectionError("cannot connect to %s:%d: %s" % (self.host, self.port, os_strerror(err)))
+        try:
+            self.sock.getpeername()
+        except OSError as exc:
+            if exc.errno in (errno.ENOTCONN, errno.EINVAL):
+                return  # still connecting
+            raise
+        if uses_tls(self.config["security_protocol"]):
+            context = self.config["ssl_context"]
+            if context is None:
+                raise IllegalStateError("TLS requested without an ssl_context")
+            self.sock = context.wrap_socket(self.sock, server_hostname=self.host, do_handshake_on_connect=False)
+            self.state = HANDSHAKE
+        else:
+            self.state = API_VERSIONS_STATE if self.config["api_version_request"] else self._after_versions()
+
+    def _tls_handshake(self) -> None:
+        assert isinstance(self.sock, ssl.SSLSocket)
+        try:
+            self.sock.do_handshake()
+        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            return
+        except ssl.SSLCertVerificationError as exc:
+            raise KafkaConnectionError("TLS certificate of %s:%d rejected: %s"
+                                       % (self.host, self.port, exc.verify_message or exc.reason)) from None
+        except ssl.SSLError as exc:
+            raise KafkaConnectionError("TLS handshake with %s:%d failed: %s"
+                                       % (self.host, self.port, exc.reason or exc)) from None
+        self.state = API_VERSIONS_STATE if self.config["api_version_request"] else self._after_versions()
+
+    def _after_versions(self) -> str:
+        return AUTHENTICATING if uses_sasl(self.config["security_protocol"]) else CONNECTED
+
+    def _begin_protocol_handshake(self) -> None:
+        if self.state == API_VERSIONS_STATE:
+            body = {"client_software_name": "kafkawire", "client_software_version": __version__}
+            future = self._queue(API_VERSIONS, self._api_versions_version, body, internal=True)
+            future.add_callback(self._on_api_versions).add_errback(self._on_handshake_error)
+        else:
+            factory = self.config["sasl_factory"]
+            if factory is None:
+                raise IllegalStateError("SASL requested without a mechanism")
+            self._sasl = factory()
+            version = self._handshake_version(SASL_HANDSHAKE)
+            future = self._queue(SASL_HANDSHAKE, version, {"mechanism": self._sasl.name}, internal=True)
+            future.add_callback(self._on_sasl_handshake).add_errback(self._on_handshake_error)
+        self._handshake_future = future
+
+    def _handshake_version(self, api: Api) -> int:
+        if self.versions is None:
+            return api.min_send
+        return self.versions.choose(api)
+
+    def _on_api_versions(self, response: Any) -> None:
+        self._handshake_future = None
+        retry = api_versions_retry_version(response, self._api_versions_version)
+        if retry is not None:
+            log.debug("%r: ApiVersions v%d unsupported, retrying with v%d", self, self._api_versions_version, retry)
+            self._api_versions_version = retry
+            return
+        if response.error_code:
+            self.close(UnsupportedVersionError("%s:%d answered ApiVersions with error %d"
+                                               % (self.host, self.port, response.error_code)))
+            return
+        self.versions = VersionTable.from_response(response)
+        self.state = self._after_versions()
+        if self.state == CONNECTED:
+            self._on_connected()
+
+    def _on_sasl_handshake(self, response: Any) -> None:
+        self._handshake_future = None
+        if response.error_code:
+            cls = for_code(response.error_code)
+            self.close(cls("broker %s:%d does not enable SASL mechanism %s (enabled: %s)" % (
+                self.host, self.port, self._sasl.name, ", ".join(response.mechanisms or ()))))
+            return
+        self._send_sasl_bytes(self._sasl.initial_response())
+
+    def _send_sasl_bytes(self, data: bytes) -> None:
+        version = self._handshake_version(SASL_AUTHENTICATE)
+        future = self._queue(SASL_AUTHENTICATE, version, {"auth_bytes": data}, internal=True)
+        future.add_callback(self._on_sasl_authenticate).add_errback(self._on_handshake_error)
+        self._handshake_future = future
+
+    def _on_sasl_authenticate(self, response: Any) -> None:
+        self._handshake_future = None
+        if response.error_code:
+            cls = for_code(response.error_code)
+            # error_message is the broker's text; it never contains our secret.
+            self.close(cls("SASL %s authentication with %s:%d failed: %s" % (
+                self._sasl.name, self.host, self.port, response.error_message or "")))
+            return
+        try:
+            reply = self._sasl.respond(response.auth_bytes or b"")
+        except KafkaError as exc:
+            self.close(exc)
+            return
+        if reply is not None:
+            self._send_sasl_bytes(reply)
+            return
+        self.state = CONNECTED
+        self._on_connected()
+
+    def _on_handshake_error(self, exc: BaseException) -> None:
+        self._handshake_future = None
+        if self.state != DISCONNECTED:
+            self.close(exc)
+
+    def _on_connected(self) -> None:
+        self._failures = 0
+        self._addresses = []
+        log.debug("%r: ready", self)
+
+    # -- requests -------------------------------------------------------------------
+
+    def send(self, api: Api, request: Any, version: Optional[int] = None,
+             expect_response: bool = True, now: Optional[float] = None) -> Future:
+        """Queue ``request``; the future resolves with the decoded response body.
+
+        The version is the highest both sides support unless given. With
+        ``expect_response=False`` (Produce with acks=0) the future resolves
+        with None once the request is queued.
+        """
+        future = Future()
+        if self.state != CONNECTED:
+            return future.failure(NodeNotReadyError("node %s is not connected (%s)" % (self.node_id, self.state)))
+        try:
+            if version is None:
+                assert self.versions is not None
+                version = self.versions.choose(api)
+            self._queue(api, version, request, expect_response=expect_response, future=future, now=now)
+        except KafkaError as exc:
+            if not future.is_done:
+                future.failure(exc)
+        return future
+
+    def _queue(self, api: Api, version: int, request: Any, expect_response: bool = True,
+               future: Optional[Future] = None, now: Optional[float] = None, internal: bool = False) -> Future:
+        future = future or Future()
+        cid, frame = self._framer.send_request(api, version, request, expect_response)
+        self._out.append(frame)
+        if expect_response:
+            self._in_flight[cid] = InFlight(cid, api, version, future, time.monotonic() if now is None else now,
+                                            internal)
+        else:
+            future.success(None)
+        return future
+
+    def send_pending(self) -> None:
+        """Write as much queued data as the socket accepts."""
+        if self.sock is None or self.state in (DISCONNECTED, CONNECTING, HANDSHAKE):
+            return
+        try:
+            while self._out:
+                if len(self._out) > 1 and self._out_pos == 0:
+                    # Coalesce small frames into one send call.
+                    merged = b"".join(self._out)
+                    self._out.clear()
+                    self._out.append(merged)
+                head = self._out[0]
+                sent = self.sock.send(memoryview(head)[self._out_pos:])
+                self._out_pos += sent
+                if self._out_pos < len(head):
+                    return
+                self._out.popleft()
+                self._out_pos = 0
+        except (BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
+            return
+        except (OSError, ssl.SSLError) as exc:
+            self.close(KafkaConnectionError("sending to %s:%d failed: %s" % (self.host, self.port, exc)))
+
+    def recv(self) -> List[Tuple[Future, Any]]:
+        """Read what the socket has; return (future, response) pairs completed.
+
+        The futures of callers' requests are not resolved here: the caller
+        resolves them outside its locks (``future.success(response)``).
+        Handshake responses are handled at once, moving the connection on.
+        """
+        if self.sock is None or self.state in (DISCONNECTED, CONNECTING, HANDSHAKE):
+            return []
+        completed: List[Tuple[Future, Any]] = []
+        while self.sock is not None:
+            try:
+                data = self.sock.recv(_RECV_SIZE)
+            except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+                break
+            except (OSError, ssl.SSLError) as exc:
+                self.close(KafkaConnectionError("receiving from %s:%d failed: %s" % (self.host, self.port, exc)))
+                break
+            if not data:
+                self.close(KafkaConnectionError("%s:%d closed the connection" % (self.host, self.port)))
+                break
+            try:
+                responses = self._framer.receive_data(data)
+            except ProtocolError as exc:
+                self.close(exc)
+                break
+            for response in responses:
+                entry = self._in_flight.pop(response.correlation_id, None)
+                if entry is None:
+                    continue
+                if entry.internal:
+                    entry.future.success(response.body)
+                    if self.state == DISCONNECTED:
+                        break
+                else:
+                    completed.append((entry.future, response.body))
+            if len(data) < _RECV_SIZE:
+                break
+        return completed
+
+    def timed_out(self, now: float) -> Optional[InFlight]:
+        """The oldest request past ``request_timeout_ms``, if any."""
+        limit = self.config["request_timeout_ms"] / 1000.0
+        for entry in self._in_flight.values():
+            if now - entry.sent_at > limit:
+                return entry
+            break  # entries are in send order; only the oldest matters
+        return None
+
+    def close(self, error: Optional[BaseException] = None) -> None:
+        """Close the socket and fail every request in flight with ``error``."""
+        was = self.state
+        if self.sock is not None:
+            try:
+                self.sock.close()
+            except OSError:
+                pass
+            self.sock = None
+        self.state = DISCONNECTED
+        self.last_error = error
+        self._out.clear()
+        self._out_pos = 0
+        self._handshake_future = None
+        self._framer.fail_all()
+        if error is not None or was != CONNECTED:
+            self._failures += 1
+        self._next_attempt = time.monotonic() + self._backoff()
+        pending, self._in_flight = self._in_flight, {}
+        failure = error or KafkaConnectionError("connection to %s:%d closed" % (self.host, self.port))
+        if error is not None:
+            log.info("%r: closed: %s", self, error)
+        for entry in pending.values():
+            if not entry.future.is_done:
+                entry.future.failure(failure)
+
+    def _backoff(self) -> float:
+        base = self.config["reconnect_backoff_ms"]
+        cap = self.config["reconnect_backoff_max_ms"]
+        exponent = min(max(self._failures - 1, 0), 30)
+        backoff = min(base * (2 ** exponent), cap)
+        return backoff * random.uniform(0.8, 1.2) / 1000.0
+
+
+def os_strerror(code: int) -> str:
+    """The text for an errno value."""
+    import os
+    try:
+        return os.strerror(code)
+    except ValueError:
+        return "error %d" % code
