@@ -26,6 +26,7 @@ _XERIAL_HEADER = XERIAL_MAGIC + struct.pack(">ii", 1, 1)
 _INT32 = struct.Struct(">i")
 #: snappy-java's default block size.
 XERIAL_BLOCK_SIZE = 32 * 1024
+_MAX_RATIO = 22
 
 
 def raw_length(block: bytes) -> int:
@@ -83,6 +84,10 @@ def _decode_block(block: bytes, decompress_raw: Callable[[bytes], bytes], budget
     expected = raw_length(block)
     if expected > budget:
         raise CorruptRecordError("snappy data expands beyond the %d byte limit" % budget)
+    if expected > _MAX_RATIO * len(block) + 64:
+        # Snappy's densest element turns 3 bytes into 64: such a length is a
+        # lie, and believing it would allocate far more than the input merits.
+        raise CorruptRecordError("snappy block claims an impossible length %d" % expected)
     out = decompress_raw(block)
     if len(out) != expected:
         raise CorruptRecordError("snappy block decoded to an unexpected length")

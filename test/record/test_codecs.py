@@ -318,3 +318,11 @@ def test_builders_and_readers_with_each_backend(monkeypatch, missing):
             legacy = LegacyRecordBatchBuilder(1, name)
             legacy.append(0, 1, None, b"x" * 1000)
             assert [r.value for r in MemoryRecords(legacy.build()).records()] == [b"x" * 1000]
+
+
+@_available("snappy")
+def test_snappy_block_claiming_an_impossible_length():
+    # A 6-byte raw block announcing 100 MB: refused before any allocation.
+    block = bytes([0x80, 0xC2, 0xD7, 0x2F]) + b"\x00\x00"
+    with pytest.raises(CorruptRecordError, match="impossible"):
+        codecs.decompress("snappy", block)
