@@ -48,3 +48,18 @@ def fresh_broker(broker_binary: str) -> Iterator[EmbeddedBroker]:
     """An embedded broker of this test's own, stopped afterwards; free to kill or restart."""
     with EmbeddedBroker(binary=broker_binary) as own:
         yield own
+
+
+@pytest.fixture
+def mock_cluster():
+    """A fresh 3-broker librdkafka mock cluster for this test (about 1 ms to start)."""
+    from kafka.testing.mock_cluster import LibrdkafkaNotFoundError, MockCluster
+
+    try:
+        cluster = MockCluster(3)
+    except LibrdkafkaNotFoundError as exc:
+        if os.environ.get(REQUIRE_BROKER_ENV, "") not in ("", "0"):
+            pytest.fail(str(exc), pytrace=False)
+        pytest.skip(str(exc))
+    with cluster:
+        yield cluster

@@ -134,6 +134,8 @@ class EmbeddedBroker:
         ``host``, or ``127.0.0.1`` when ``host`` is a wildcard address.
     :param binary: path of the Tansu executable; found with
         :func:`~kafka.testing.find_broker_binary` when ``None``.
+    :param advertised_port: port given to clients in metadata; defaults to
+        ``port`` (set it to put a proxy, e.g. a TLS terminator, in front).
     :param extra_args: more command line arguments for ``tansu broker``.
     :param env: extra environment variables for the broker process.
 
@@ -144,7 +146,8 @@ class EmbeddedBroker:
 
     def __init__(self, port: Optional[int] = None, host: str = "127.0.0.1",
                  advertised_host: Optional[str] = None, binary: Optional[str] = None,
-                 extra_args: Sequence[str] = (), env: Optional[Mapping[str, str]] = None) -> None:
+                 extra_args: Sequence[str] = (), env: Optional[Mapping[str, str]] = None,
+                 advertised_port: Optional[int] = None) -> None:
         if port is not None and not 0 < port < 65536:
             raise ValueError("port must be between 1 and 65535, got {0}".format(port))
         self._host = host
@@ -153,6 +156,7 @@ class EmbeddedBroker:
         self._advertised_host = advertised_host
         self._port_fixed = port is not None
         self._port = port if port is not None else free_port(self._probe_host)
+        self._advertised_port = advertised_port
         self._binary = binary
         self._extra_args = list(extra_args)
         self._env = dict(env or {})
@@ -289,7 +293,7 @@ class EmbeddedBroker:
 
     def _command(self, binary: str) -> List[str]:
         listen = "tcp://" + _host_port(self._bind_host, self._port)
-        advertise = "tcp://" + _host_port(self._advertised_host, self._port)
+        advertise = "tcp://" + _host_port(self._advertised_host, self._advertised_port or self._port)
         return [binary, "broker", "--listener-url", listen,
                 "--advertised-listener-url", advertise] + self._extra_args
 
