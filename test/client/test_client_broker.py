@@ -73,8 +73,10 @@ def test_unknown_topic_surfaces_as_its_error(broker):
 def test_pipelining_is_bounded_by_max_in_flight(broker):
     client = KafkaClient(bootstrap_servers=broker.bootstrap_servers, max_in_flight_requests_per_connection=3)
     try:
+        client.refresh_metadata(5000)  # so no metadata request takes a slot below
         node = client.least_loaded_node()
         assert client.await_ready(node, 5000)
+        assert client.in_flight_request_count(node) == 0
         futures = [client.send(node, API_VERSIONS.Request()) for _ in range(5)]
         assert [f.failed() for f in futures] == [False, False, False, True, True]
         assert isinstance(futures[3].exception, errors.NodeNotReadyError)

@@ -164,3 +164,13 @@ def test_requests_without_response_are_not_awaited():
     assert framer.in_flight == 1
     [response] = framer.receive_data(encode_response(ECHO, 0, cid, {"text": "", "n": 1}))
     assert response.correlation_id == cid == 1
+
+
+def test_unsupported_version_answer_in_no_known_layout_still_reports_the_error():
+    # librdkafka's mock broker answers ApiVersions v3 this way: error code, a
+    # one-byte entry count, one entry, throttle time, no tagged fields.
+    framer = ClientFramer()
+    framer.send_request(API_VERSIONS, 3, {})
+    body = bytes.fromhex("0023" "01" "0012" "0000" "0002" "00000000")
+    [response] = framer.receive_data(len(body + b"1234").to_bytes(4, "big") + bytes(4) + body)
+    assert response.body.error_code == 35
