@@ -866,9 +866,14 @@ class KafkaConnectionError(KafkaError):
     retriable = True
     invalid_metadata = True
 
+    retriable = True
+    invalid_metadata = True
+
 
 class NodeNotReadyError(KafkaError):
     """A request was routed to a broker whose connection is not ready yet."""
+
+    retriable = True
 
     retriable = True
 

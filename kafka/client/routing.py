@@ -56,8 +56,8 @@ class RoutingClient(NetworkClient):
         """Connect to ``node_id`` and wait until it can take requests."""
         deadline = self._deadline(timeout_ms)
         while not self.ready(node_id):
-            if time.monotonic() >= deadline:
-                return False
+            if time.monotonic() >= deadline or self.cluster.broker_metadata(node_id) is None:
+                return False  # out of time, or a broker metadata no longer lists
             error = self.connection_error(node_id)
             if self.is_disconnected(node_id) and error is not None and not getattr(error, "retriable", True):
                 raise error
@@ -188,6 +188,50 @@ class RoutingClient(NetworkClient):
         """Forget a coordinator after NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE / lost connection."""
         self.cluster.forget_coordinator(key_type, key)
 
+    def send_to_coordinator(self, key: str, api: Api, build: Callable[[int], Any],
+                            error_code: Callable[[Any], int], key_type: int = COORDINATOR_GROUP,
+                            timeout_ms: Optional[float] = None, retries: int = 5) -> Any:
+        """Send a request to ``key``'s coordinator and return the response.
+
+        ``build(version)`` makes the request; ``error_code(response)`` tells
+        the response's error. When the coordinator moved or is unavailable
+        (NOT_COORDINATOR, COORDINATOR_NOT_AVAILABLE, a lost connection) it is
+        found again and the request resent; other retriable errors are
+        retried after ``retry_backoff_ms``; up to ``retries`` times. The
+        final error is raised; a response without error is returned.
+        """
+        deadline = self._deadline(timeout_ms)
+        attempt = 0
+        while True:
+            refresh = attempt > 0 and self.cluster.coordinator_for(key_type, key) is None
+            try:
+                node_id = self.find_coordinator(key, key_type, self._left_ms(deadline), refresh=refresh)
+                response = self._send_built(node_id, api, build, deadline)
+                code = error_code(response)
+                if not code:
+                    return response
+                cls = errors.for_code(code)
+                error: BaseException = cls("%s to the coordinator of %r" % (api.name, key))  # type: ignore[misc]
+            except errors.KafkaError as exc:
+                error = exc
+            coordinator_moved = isinstance(error, (errors.NotCoordinatorError, errors.CoordinatorNotAvailableError,
+                                                   errors.KafkaConnectionError, errors.NodeNotReadyError))
+            if coordinator_moved:
+                self.cluster.forget_coordinator(key_type, key)
+            attempt += 1
+            retriable = getattr(error, "retriable", False) or coordinator_moved
+            if not retriable or attempt > retries or time.monotonic() >= deadline:
+                raise error
+            log.debug("retrying %s to the coordinator of %r after %s", api.name, key, error)
+            time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
+
+    def _send_built(self, node_id: int, api: Api, build: Callable[[int], Any], deadline: float) -> Any:
+        if not self.await_ready(node_id, self._left_ms(deadline)):
+            raise errors.NodeNotReadyError("node %s did not become ready: %s"
+                                           % (node_id, self.connection_error(node_id) or "timed out"))
+        version = self.api_version(api, node_id)
+        return self.wait_for(self.send(node_id, build(version), api=api, version=version), self._left_ms(deadline))
+
     def controller(self, timeout_ms: Optional[float] = None) -> int:
         """Node id of the controller (as Metadata reports it)."""
         deadline = self._deadline(timeout_ms)
@@ -217,9 +261,17 @@ class RoutingClient(NetworkClient):
         pending = list(range(len(items)))
         attempt = 0
         while pending:
+            # A partition may appear more than once: its later items wait for
+            # the next wave, so each request names a partition at most once
+            # and the items reach the partition in the caller's order.
+            wave, deferred, seen = [], [], set()
+            for index in pending:
+                key = (items[index][0][0], items[index][0][1])
+                (deferred if key in seen else wave).append(index)
+                seen.add(key)
             groups: Dict[int, List[int]] = {}
             stale = False
-            for index in pending:
+            for index in wave:
                 tp = TopicPartition(*items[index][0])
                 try:
                     leader = self.leader_for(tp, min(self._left_ms(deadline), self.config["request_timeout_ms"]))
@@ -259,7 +311,7 @@ class RoutingClient(NetworkClient):
                     outcomes[i] = Outcome(cls("%s-%d" % key) if cls else None, value)
             attempt += 1
             retry = []
-            for index in pending:
+            for index in wave:
                 outcome = outcomes[index]
                 assert outcome is not None
                 error = outcome.error
@@ -267,11 +319,18 @@ class RoutingClient(NetworkClient):
                     continue
                 if isinstance(error, errors.RequestTimedOutError) and not retry_on_timeouts:
                     continue
-                if getattr(error, "retriable", False) or isinstance(error, errors.KafkaConnectionError):
+                if getattr(error, "retriable", False):
                     retry.append(index)
-                    stale = stale or error.invalid_metadata or isinstance(error, errors.KafkaConnectionError)
-            if not retry or attempt > retries or time.monotonic() >= deadline:
-                break
+                    # An unreachable leader may have moved or left: look again.
+                    stale = stale or error.invalid_metadata or isinstance(error, errors.NodeNotReadyError)
+            if retry and (attempt > retries or time.monotonic() >= deadline):
+                retry = []
+            if not retry:
+                if not deferred or time.monotonic() >= deadline:
+                    break
+                attempt = 0
+                pending = deferred
+                continue
             log.debug("retrying %d of %d items (attempt %d)", len(retry), len(items), attempt)
             time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
             if stale:
@@ -279,7 +338,9 @@ class RoutingClient(NetworkClient):
                     self.refresh_metadata(min(self._left_ms(deadline), self.config["request_timeout_ms"]))
                 except errors.KafkaError:
                     pass
-            pending = retry
+            # Retried items keep their place ahead of any deferred item of the
+            # same partition.
+            pending = sorted(retry + deferred)
         return [o if o is not None else Outcome(errors.KafkaTimeoutError("not sent"), None) for o in outcomes]
 
 

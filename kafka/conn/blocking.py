@@ -13,11 +13,10 @@ import socket
 import time
 from typing import Any, Optional, Tuple
 
-from kafka import __version__
 from kafka.errors import KafkaConnectionError, KafkaTimeoutError, ProtocolError, UnsupportedVersionError
 from kafka.protocol.apis import API_VERSIONS
 from kafka.protocol.framing import ClientFramer, DEFAULT_MAX_FRAME_SIZE
-from kafka.protocol.negotiate import VersionTable, api_versions_retry_version
+from kafka.protocol.negotiate import VersionTable, api_versions_request, api_versions_retry_version
 from kafka.protocol.schema import Api, StructValue
 
 
@@ -96,8 +95,7 @@ class BlockingConnection:
     def _negotiate(self) -> VersionTable:
         version = API_VERSIONS.max_version
         while True:
-            body = {"client_software_name": "kafkawire", "client_software_version": __version__}
-            response = self.request(API_VERSIONS, body, version=version)
+            response = self.request(API_VERSIONS, api_versions_request(version), version=version)
             retry = api_versions_retry_version(response, version)
             if retry is None:
                 if response.error_code:

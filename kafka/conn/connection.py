@@ -27,7 +27,6 @@ import time
 from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Tuple
 
-from kafka import __version__
 from kafka.errors import (
     IllegalStateError,
     KafkaConnectionError,
@@ -41,7 +40,7 @@ from kafka.errors import (
 from kafka.future import Future
 from kafka.protocol.apis import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kafka.protocol.framing import DEFAULT_MAX_FRAME_SIZE, ClientFramer
-from kafka.protocol.negotiate import VersionTable, api_versions_retry_version
+from kafka.protocol.negotiate import VersionTable, api_versions_request, api_versions_retry_version
 from kafka.protocol.schema import Api
 from kafka.conn.tls import uses_sasl, uses_tls
 
@@ -279,8 +278,8 @@ class BrokerConnection:
 
     def _begin_protocol_handshake(self) -> None:
         if self.state == API_VERSIONS_STATE:
-            body = {"client_software_name": "kafkawire", "client_software_version": __version__}
-            future = self._queue(API_VERSIONS, self._api_versions_version, body, internal=True)
+            future = self._queue(API_VERSIONS, self._api_versions_version,
+                                 api_versions_request(self._api_versions_version), internal=True)
             future.add_callback(self._on_api_versions).add_errback(self._on_handshake_error)
         else:
             factory = self.config["sasl_factory"]

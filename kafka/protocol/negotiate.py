@@ -19,6 +19,19 @@ _INT16 = struct.Struct(">h")
 _UNSUPPORTED_VERSION = 35
 
 
+def api_versions_request(version: int) -> StructValue:
+    """The ApiVersions request this client sends at ``version``.
+
+    From v3 on it names the client software (KIP-511), so brokers can report
+    which clients connect; older versions have an empty body.
+    """
+    from kafka import __version__
+
+    if version >= 3:
+        return API_VERSIONS.Request(client_software_name="kafkawire", client_software_version=__version__)
+    return API_VERSIONS.Request()
+
+
 def decode_api_versions_response(data: bytes, version: int) -> StructValue:
     """Decode an ApiVersions response sent in answer to ``version``.
 

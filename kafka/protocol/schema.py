@@ -426,13 +426,17 @@ class Api:
         """Encode a response body (no header) at ``version`` (for brokers and tests)."""
         return self._encode(self.response, response, version)
 
-    def decode_request(self, data: bytes, version: int) -> StructValue:
-        """Decode a whole request body at ``version``."""
-        return self._decode(self.request, data, version, "request")
+    def decode_request(self, data: bytes, version: int, strict: bool = False) -> StructValue:
+        """Decode a request body at ``version`` (``strict``: no trailing bytes allowed)."""
+        return self._decode(self.request, data, version, "request", strict)
 
-    def decode_response(self, data: bytes, version: int) -> StructValue:
-        """Decode a whole response body at ``version``."""
-        return self._decode(self.response, data, version, "response")
+    def decode_response(self, data: bytes, version: int, strict: bool = False) -> StructValue:
+        """Decode a response body at ``version``.
+
+        Bytes after the last declared field are ignored, as Kafka's own
+        clients do (some brokers pad responses); ``strict`` refuses them.
+        """
+        return self._decode(self.response, data, version, "response", strict)
 
     def _encode(self, schema: Struct, value: Any, version: int) -> bytes:
         self.check_version(version)
@@ -440,7 +444,7 @@ class Api:
         schema.writer(version, self.is_flexible(version))(out, value)
         return bytes(out)
 
-    def _decode(self, schema: Struct, data: bytes, version: int, what: str) -> StructValue:
+    def _decode(self, schema: Struct, data: bytes, version: int, what: str, strict: bool) -> StructValue:
         self.check_version(version)
         read = schema.reader(version, self.is_flexible(version))
         try:
@@ -450,7 +454,7 @@ class Api:
         except (ValueError, IndexError, TypeError, KeyError, OverflowError,
                 struct.error, MemoryError, RecursionError) as exc:
             raise ProtocolError("cannot decode %s v%d %s: %s" % (self.name, version, what, exc)) from None
-        if pos != len(data):
+        if strict and pos != len(data):
             raise ProtocolError("%s v%d %s has %d trailing bytes" % (self.name, version, what, len(data) - pos))
         return value
 

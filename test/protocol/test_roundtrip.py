@@ -24,7 +24,7 @@ def test_round_trip(api, version, side, data):
     value = data.draw(struct_values(schema, version, api.is_flexible(version)))
     if side == "request":
         encoded = api.encode_request(value, version)
-        assert api.decode_request(encoded, version) == value
+        assert api.decode_request(encoded, version, strict=True) == value
     else:
         encoded = api.encode_response(value, version)
-        assert api.decode_response(encoded, version) == value
+        assert api.decode_response(encoded, version, strict=True) == value

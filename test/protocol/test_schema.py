@@ -88,9 +88,10 @@ def test_dicts_are_accepted_and_unknown_keywords_refused():
         THING.Request(nonsense=1)
 
 
-def test_trailing_bytes_are_reported():
+def test_trailing_bytes_are_ignored_unless_strict():
+    assert THING.decode_response(b"\x00\x07\x00", 0).error_code == 7
     with pytest.raises(ProtocolError, match="trailing"):
-        THING.decode_response(b"\x00\x00\x00", 0)
+        THING.decode_response(b"\x00\x00\x00", 0, strict=True)
 
 
 def test_unknown_version_is_refused():
