@@ -1,6 +1,40 @@
 """kafkawire: a pure-Python client for the Apache Kafka wire protocol.
 
 The distribution is named ``kafkawire``; the import name is ``kafka``.
+
+The public classes and functions below are importable from the package root.
+They are loaded on first use, so ``import kafka`` stays cheap.
 """
 
+from importlib import import_module
+from typing import Any, Dict, List
+
 __version__ = "0.1.0.dev0"
+
+#: Public name -> module that defines it.
+_EXPORTS: Dict[str, str] = {
+    "KafkaClient": "kafka.client",
+    "KafkaProtocol": "kafka.protocol.legacy",
+    "create_message": "kafka.protocol.legacy",
+    "create_gzip_message": "kafka.protocol.legacy",
+    "create_snappy_message": "kafka.protocol.legacy",
+    "create_message_set": "kafka.protocol.legacy",
+    "TopicPartition": "kafka.structs",
+    "OffsetAndMetadata": "kafka.structs",
+    "BrokerMetadata": "kafka.structs",
+}
+
+__all__: List[str] = sorted(_EXPORTS) + ["__version__"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError("module 'kafka' has no attribute %r" % (name,))
+    value = getattr(import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(_EXPORTS))
