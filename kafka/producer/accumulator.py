@@ -1,0 +1,259 @@
+"""Collects records into per-partition batches, within a memory budget.
+
+Application threads call :meth:`RecordAccumulator.append`; the sender thread
+asks which leaders have batches ready (:meth:`ready`) and takes them
+(:meth:`drain`). Time is passed in (``now``, monotonic seconds) so the
+policy can be tested without sleeping.
+
+Memory is bounded by ``buffer_memory``: an append that does not fit waits
+until batches complete, up to ``max_block_ms``, then raises
+:class:`~kafka.errors.KafkaTimeoutError`. Nothing grows without bound.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from typing import Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+
+from kafka.cluster import ClusterMetadata
+from kafka.errors import IllegalStateError, KafkaTimeoutError
+from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch, estimate_record_size
+from kafka.producer.future import FutureRecordMetadata
+from kafka.structs import TopicPartition
+
+
+class RecordAccumulator:
+    """Per-partition queues of batches.
+
+    :param batch_size: target size of a batch in bytes.
+    :param linger_ms: how long a batch that is not full may wait for more records.
+    :param buffer_memory: total bytes of records held before ``append`` blocks.
+    :param retry_backoff_ms: wait before resending a failed batch.
+    :param delivery_timeout_ms: time after which an unsent batch fails.
+    """
+
+    def __init__(self, batch_size: int = 16384, linger_ms: float = 0, buffer_memory: int = 32 * 1024 * 1024,
+                 retry_backoff_ms: int = 100, delivery_timeout_ms: int = 120000) -> None:
+        self.batch_size = batch_size
+        self.linger = linger_ms / 1000.0
+        self.buffer_memory = buffer_memory
+        self.retry_backoff = retry_backoff_ms / 1000.0
+        self.delivery_timeout = delivery_timeout_ms / 1000.0
+        self._batches: Dict[TopicPartition, Deque[ProducerBatch]] = {}
+        self._lock = threading.Lock()
+        self._memory_freed = threading.Condition(self._lock)
+        self._used = 0
+        self._flushes = 0
+        self._closed = False
+        self._in_flight: Set[ProducerBatch] = set()
+        self._muted: Set[TopicPartition] = set()
+
+    # -- appending -------------------------------------------------------------------
+
+    @property
+    def used_memory(self) -> int:
+        """Bytes reserved by batches not yet completed."""
+        return self._used
+
+    def append(self, tp: TopicPartition, timestamp: int, key: Optional[bytes], value: Optional[bytes],
+               headers: Optional[Sequence[Header]], max_block: float) -> Tuple[FutureRecordMetadata, bool, bool]:
+        """Add a record; return (future, batch is full, a new batch was created).
+
+        Blocks up to ``max_block`` seconds while ``buffer_memory`` is used up.
+        """
+        size = estimate_record_size(key, value, headers)
+        with self._lock:
+            if self._closed:
+                raise IllegalStateError("the producer is closed")
+            queue = self._batches.get(tp)
+            if queue is None:
+                queue = self._batches[tp] = deque()
+            if queue:
+                last = queue[-1]
+                if last.drained == 0.0:
+                    future = last.try_append(timestamp, key, value, headers, size)
+                    if future is not None:
+                        self._reserve(size, max_block)
+                        last.memory += size
+                        return future, len(queue) > 1 or last.is_full(), False
+            self._reserve(size + BATCH_OVERHEAD, max_block)
+            batch = ProducerBatch(tp, time.monotonic(), max(self.batch_size, size + BATCH_OVERHEAD))
+            future = batch.try_append(timestamp, key, value, headers, size)
+            assert future is not None
+            batch.memory = size + BATCH_OVERHEAD
+            queue.append(batch)
+            return future, len(queue) > 1 or batch.is_full(), True
+
+    def _reserve(self, size: int, max_block: float) -> None:
+        # Called with the lock held.
+        if self._used + size <= self.buffer_memory or self._used == 0:
+            self._used += size
+            return
+        deadline = time.monotonic() + max_block
+        while self._used + size > self.buffer_memory and self._used > 0:
+            left = deadline - time.monotonic()
+            if left <= 0 or self._closed:
+                raise KafkaTimeoutError(
+                    "buffer_memory (%d bytes) stayed full for max_block_ms; the brokers are not keeping up"
+                    % self.buffer_memory)
+            self._memory_freed.wait(left)
+        self._used += size
+
+    def release(self, batch: ProducerBatch) -> None:
+        """Return a completed batch's memory to the budget."""
+        with self._lock:
+            self._used -= batch.memory
+            batch.memory = 0
+            self._in_flight.discard(batch)
+            self._memory_freed.notify_all()
+
+    # -- the sender's side --------------------------------------------------------------
+
+    def ready(self, cluster: ClusterMetadata, now: float) -> Tuple[Set[int], float, Set[str]]:
+        """Leaders with a batch ready to send, seconds until the next may be, unknown-leader topics."""
+        nodes: Set[int] = set()
+        unknown: Set[str] = set()
+        next_check = 3600.0
+        with self._lock:
+            flushing = self._flushes > 0 or self._closed
+            exhausted = self._used >= self.buffer_memory  # someone may be blocked: send now
+            for tp, queue in self._batches.items():
+                if not queue or tp in self._muted:
+                    continue
+                leader = cluster.leader_for_partition(tp)
+                if leader is None or leader < 0:
+                    unknown.add(tp.topic)
+                    continue
+                if leader in nodes:
+                    continue
+                batch = queue[0]
+                if batch.in_retry:
+                    waited = now - batch.last_attempt
+                    wait_for = self.retry_backoff
+                else:
+                    waited = now - batch.created
+                    wait_for = self.linger
+                full = len(queue) > 1 or batch.is_full()
+                if full or waited >= wait_for or flushing or exhausted:
+                    nodes.add(leader)
+                else:
+                    next_check = min(next_check, wait_for - waited)
+        return nodes, next_check, unknown
+
+    def drain(self, cluster: ClusterMetadata, nodes: Iterable[int], max_request_size: int,
+              now: float) -> Dict[int, List[ProducerBatch]]:
+        """Take at most one batch per partition for each node, up to ``max_request_size`` bytes."""
+        out: Dict[int, List[ProducerBatch]] = {}
+        with self._lock:
+            for node in nodes:
+                taken: List[ProducerBatch] = []
+                size = 0
+                for tp in cluster.partitions_for_broker(node):
+                    if tp in self._muted:
+                        continue
+                    queue = self._batches.get(tp)
+                    if not queue:
+                        continue
+                    batch = queue[0]
+                    if batch.in_retry and now - batch.last_attempt < self.retry_backoff:
+                        continue
+                    if taken and size + batch.size > max_request_size:
+                        break
+                    queue.popleft()
+                    batch.drained = now
+                    size += batch.size
+                    taken.append(batch)
+                    self._in_flight.add(batch)
+                if taken:
+                    out[node] = taken
+        return out
+
+    def mute(self, tp: TopicPartition) -> None:
+        """Stop draining ``tp`` (ordering: one batch in flight at a time)."""
+        with self._lock:
+            self._muted.add(tp)
+
+    def unmute(self, tp: TopicPartition) -> None:
+        """Resume draining ``tp``."""
+        with self._lock:
+            self._muted.discard(tp)
+
+    def reenqueue(self, batch: ProducerBatch, now: float) -> None:
+        """Put a batch that must be retried back at the head of its queue, in sequence order."""
+        with self._lock:
+            batch.attempts += 1
+            batch.last_attempt = now
+            batch.in_retry = True
+            batch.drained = 0.0
+            self._in_flight.discard(batch)
+            queue = self._batches.setdefault(batch.topic_partition, deque())
+            # Keep retries ahead of new batches and ordered by sequence.
+            position = 0
+            while position < len(queue) and queue[position].in_retry and \
+                    0 <= queue[position].base_sequence < batch.base_sequence:
+                position += 1
+            queue.insert(position, batch)
+
+    def expired_batches(self, now: float) -> List[ProducerBatch]:
+        """Queued batches older than ``delivery_timeout_ms`` (removed from their queues)."""
+        expired: List[ProducerBatch] = []
+        with self._lock:
+            for queue in self._batches.values():
+                while queue and now - queue[0].created >= self.delivery_timeout:
+                    expired.append(queue.popleft())
+        return expired
+
+    def in_flight_batches(self) -> List[ProducerBatch]:
+        """Batches drained and not yet completed."""
+        with self._lock:
+            return list(self._in_flight)
+
+    def has_undrained(self) -> bool:
+        """Whether any batch waits in a queue."""
+        with self._lock:
+            return any(self._batches.values())
+
+    def has_incomplete(self) -> bool:
+        """Whether any batch is queued or in flight."""
+        with self._lock:
+            return bool(self._in_flight) or any(self._batches.values())
+
+    def begin_flush(self) -> None:
+        """Make every batch ready at once (until :meth:`end_flush`)."""
+        with self._lock:
+            self._flushes += 1
+
+    def end_flush(self) -> None:
+        """Undo one :meth:`begin_flush`."""
+        with self._lock:
+            self._flushes -= 1
+
+    def close(self) -> None:
+        """Refuse new records; what is queued is still sent."""
+        with self._lock:
+            self._closed = True
+            self._memory_freed.notify_all()
+
+    def abort_all(self, error: BaseException) -> List[ProducerBatch]:
+        """Fail every queued batch with ``error`` (forced close); return them."""
+        with self._lock:
+            batches = [b for q in self._batches.values() for b in q]
+            for q in self._batches.values():
+                q.clear()
+        for batch in batches:
+            batch.done(error=error)
+            self.release(batch)
+        return batches
+
+    def partitions_with_data(self) -> List[TopicPartition]:
+        """Partitions that have queued batches."""
+        with self._lock:
+            return [tp for tp, q in self._batches.items() if q]
+
+    def queued(self) -> Dict[TopicPartition, int]:
+        """Queued batch count per partition (for metrics and tests)."""
+        with self._lock:
+            return {tp: len(q) for tp, q in self._batches.items() if q}
+

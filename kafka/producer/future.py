@@ -1,0 +1,172 @@
+"""Futures handed out by the producer.
+
+One :class:`ProduceResult` exists per batch; every record of the batch gets
+a light :class:`FutureRecordMetadata` that only refers to it. Nothing is
+done per record when a batch completes unless the application registered a
+callback on that record, so completing a batch of a thousand records costs
+one event, not a thousand futures.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
+
+from kafka.errors import KafkaTimeoutError
+from kafka.structs import TopicPartition
+
+log = logging.getLogger(__name__)
+
+
+class RecordMetadata(NamedTuple):
+    """Where a record was written."""
+
+    topic: str
+    partition: int
+    topic_partition: TopicPartition
+    offset: int
+    timestamp: int
+    log_start_offset: int
+    checksum: Optional[int]
+    serialized_key_size: int
+    serialized_value_size: int
+    serialized_header_size: int
+
+
+class ProduceResult:
+    """The outcome of one batch: base offset and log-append time, or an error."""
+
+    __slots__ = ("topic_partition", "base_offset", "log_append_time", "log_start_offset", "error",
+                 "_event", "_callbacks", "_lock")
+
+    def __init__(self, topic_partition: TopicPartition) -> None:
+        self.topic_partition = topic_partition
+        self.base_offset = -1
+        self.log_append_time = -1
+        self.log_start_offset = -1
+        self.error: Optional[BaseException] = None
+        self._event = threading.Event()
+        self._callbacks: Optional[List[Tuple[Callable[..., Any], Any]]] = None
+        self._lock = threading.Lock()
+
+    @property
+    def is_done(self) -> bool:
+        """Whether the batch completed."""
+        return self._event.is_set()
+
+    def wait(self, timeout: Optional[float]) -> bool:
+        """Block until done or ``timeout`` seconds pass."""
+        return self._event.wait(timeout)
+
+    def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,
+             error: Optional[BaseException] = None) -> None:
+        """Complete the batch and run the callbacks registered on its records."""
+        with self._lock:
+            if self._event.is_set():
+                return
+            self.base_offset = base_offset
+            self.log_append_time = log_append_time
+            self.log_start_offset = log_start_offset
+            self.error = error
+            self._event.set()
+            callbacks, self._callbacks = self._callbacks, None
+        for fn, future in callbacks or ():
+            try:
+                fn(future)
+            except Exception:  # a faulty callback must not stop the sender
+                log.exception("error in producer callback")
+
+    def _on_done(self, fn: Callable[["FutureRecordMetadata"], None], future: "FutureRecordMetadata") -> None:
+        with self._lock:
+            if not self._event.is_set():
+                if self._callbacks is None:
+                    self._callbacks = []
+                self._callbacks.append((fn, future))
+                return
+        fn(future)
+
+
+class FutureRecordMetadata:
+    """The eventual :class:`RecordMetadata` of one sent record.
+
+    ``get(timeout)`` blocks; ``add_callback(fn)`` calls ``fn(metadata)`` and
+    ``add_errback(fn)`` calls ``fn(exception)`` once the record's batch is
+    acknowledged or fails; ``is_done`` tells whether that happened.
+    """
+
+    __slots__ = ("_result", "_index", "_timestamp", "_key_size", "_value_size", "_header_size")
+
+    def __init__(self, result: ProduceResult, index: int, timestamp: int, key_size: int, value_size: int,
+                 header_size: int) -> None:
+        self._result = result
+        self._index = index
+        self._timestamp = timestamp
+        self._key_size = key_size
+        self._value_size = value_size
+        self._header_size = header_size
+
+    def __repr__(self) -> str:
+        state = "pending" if not self.is_done else ("failed" if self.exception else "done")
+        return "<FutureRecordMetadata %s-%d #%d %s>" % (
+            self._result.topic_partition[0], self._result.topic_partition[1], self._index, state)
+
+    @property
+    def is_done(self) -> bool:
+        """Whether the record was acknowledged or failed."""
+        return self._result.is_done
+
+    @property
+    def exception(self) -> Optional[BaseException]:
+        """The failure, if the record failed."""
+        return self._result.error if self._result.is_done else None
+
+    def succeeded(self) -> bool:
+        """Acknowledged by the broker."""
+        return self._result.is_done and self._result.error is None
+
+    def failed(self) -> bool:
+        """Failed for good."""
+        return self._result.is_done and self._result.error is not None
+
+    @property
+    def value(self) -> Optional[RecordMetadata]:
+        """The metadata once acknowledged, else None."""
+        return self._metadata() if self.succeeded() else None
+
+    def _metadata(self) -> RecordMetadata:
+        result = self._result
+        tp = result.topic_partition
+        offset = result.base_offset + self._index if result.base_offset >= 0 else -1
+        timestamp = result.log_append_time if result.log_append_time >= 0 else self._timestamp
+        return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, result.log_start_offset, None,
+                              self._key_size, self._value_size, self._header_size)
+
+    def get(self, timeout: Optional[float] = None) -> RecordMetadata:
+        """The record's metadata; raises the failure, or KafkaTimeoutError after ``timeout`` s."""
+        if not self._result.wait(timeout):
+            raise KafkaTimeoutError("record not acknowledged within %s s" % (timeout,))
+        if self._result.error is not None:
+            raise self._result.error
+        return self._metadata()
+
+    def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
+        """Call ``fn(*args, metadata, **kwargs)`` when acknowledged."""
+        def on_done(future: "FutureRecordMetadata") -> None:
+            if future._result.error is None:
+                fn(*args, future._metadata(), **kwargs)
+        self._result._on_done(on_done, self)
+        return self
+
+    def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
+        """Call ``fn(*args, exception, **kwargs)`` when the record fails."""
+        def on_done(future: "FutureRecordMetadata") -> None:
+            if future._result.error is not None:
+                fn(*args, future._result.error, **kwargs)
+        self._result._on_done(on_done, self)
+        return self
+
+    def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
+        """Call ``fn`` on success (with the metadata) and on failure (with the error)."""
+        self.add_callback(fn, *args, **kwargs)
+        return self.add_errback(fn, *args, **kwargs)

@@ -1,0 +1,270 @@
+"""KafkaProducer: asynchronous, batching, optionally idempotent.
+
+``send()`` serializes the record, picks its partition, appends it to the
+partition's current batch and returns a future at once; one background
+thread (:class:`~kafka.producer.sender.Sender`) sends ready batches to the
+partition leaders, several leaders at a time.
+"""
+
+from __future__ import annotations
+
+import atexit
+import copy
+import logging
+import threading
+import time
+import weakref
+from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+
+from kafka import errors
+from kafka.client import KafkaClient
+from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
+from kafka.client.network import SECRET_OPTIONS
+from kafka.producer.accumulator import RecordAccumulator
+from kafka.producer.future import FutureRecordMetadata
+from kafka.producer.idempotence import ProducerIdentity
+from kafka.producer.partitioner import DefaultPartitioner
+from kafka.producer.sender import Sender
+from kafka.protocol.apis import INIT_PRODUCER_ID, PRODUCE
+from kafka.record import codecs
+from kafka.structs import TopicPartition
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CONFIG: Dict[str, Any] = {
+    "key_serializer": None,
+    "value_serializer": None,
+    "acks": "all",
+    "compression_type": None,
+    "retries": 2147483647,
+    "batch_size": 16384,
+    "linger_ms": 5,
+    "partitioner": None,
+    "buffer_memory": 32 * 1024 * 1024,
+    "max_block_ms": 60000,
+    "max_request_size": 1048576,
+    "delivery_timeout_ms": 120000,
+    "enable_idempotence": None,  # None: on when the settings and the broker allow it
+    "transactional_id": None,
+    "transaction_timeout_ms": 60000,
+}
+DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
+DEFAULT_CONFIG["retry_backoff_ms"] = 100
+DEFAULT_CONFIG["max_in_flight_requests_per_connection"] = 5
+
+_ACKS = {0: 0, 1: 1, -1: -1, "all": -1, "0": 0, "1": 1, "-1": -1}
+
+
+def _close_on_exit(ref: "weakref.ref[KafkaProducer]") -> None:
+    producer = ref()
+    if producer is not None:
+        producer.close(timeout=5)
+
+
+class KafkaProducer:
+    """Publishes records to Kafka topics.
+
+    Configuration follows kafka-python's names (see ``DEFAULT_CONFIG``):
+    ``bootstrap_servers``, ``client_id``, ``key_serializer``,
+    ``value_serializer``, ``acks`` (0, 1, 'all'), ``compression_type``
+    ('gzip', 'snappy', 'lz4', 'zstd'), ``retries``, ``batch_size``,
+    ``linger_ms``, ``partitioner``, ``buffer_memory``, ``max_block_ms``,
+    ``max_request_size``, ``request_timeout_ms``, ``delivery_timeout_ms``,
+    ``max_in_flight_requests_per_connection``, ``enable_idempotence``,
+    ``transactional_id``, ``retry_backoff_ms`` and the security settings of
+    :class:`~kafka.client.KafkaClient`.
+
+    ``acks`` defaults to ``'all'`` and idempotence is then on by default,
+    when the broker supports it; with ``acks`` 0 or 1 idempotence is off
+    (asking for both is a configuration error).
+    """
+
+    def __init__(self, **configs: Any) -> None:
+        unknown = set(configs) - set(DEFAULT_CONFIG)
+        if unknown:
+            raise errors.KafkaConfigurationError("unknown producer configuration: %s" % ", ".join(sorted(unknown)))
+        self.config = copy.copy(DEFAULT_CONFIG)
+        self.config.update(configs)
+        acks = self.config["acks"]
+        if acks not in _ACKS:
+            raise errors.KafkaConfigurationError("acks must be 0, 1 or 'all', not %r" % (acks,))
+        self._acks = _ACKS[acks]
+        self._compression = codecs.ensure_available(self.config["compression_type"])
+        idempotent = self.config["enable_idempotence"]
+        if self.config["transactional_id"] is not None:
+            if idempotent is False:
+                raise errors.KafkaConfigurationError("transactional_id needs enable_idempotence")
+            idempotent = True
+        if idempotent:
+            if self._acks != -1:
+                if self.config["enable_idempotence"] is True or self.config["transactional_id"] is not None:
+                    raise errors.KafkaConfigurationError("enable_idempotence needs acks='all'")
+            if self.config["max_in_flight_requests_per_connection"] > 5:
+                raise errors.KafkaConfigurationError("enable_idempotence allows at most 5 requests in flight")
+        elif idempotent is None:
+            idempotent = self._acks == -1
+        self._idempotent = bool(idempotent)
+        client_config = {k: self.config[k] for k in CLIENT_CONFIG}
+        self._client = KafkaClient(**client_config)
+        self._metadata_changed = threading.Condition()
+        self._client.cluster.add_listener(self._on_metadata)
+        self._partitioner = self.config["partitioner"] or DefaultPartitioner()
+        self._default_partitioner = isinstance(self._partitioner, DefaultPartitioner)
+        self._accumulator = RecordAccumulator(
+            batch_size=self.config["batch_size"], linger_ms=self.config["linger_ms"],
+            buffer_memory=self.config["buffer_memory"], retry_backoff_ms=self.config["retry_backoff_ms"],
+            delivery_timeout_ms=self.config["delivery_timeout_ms"])
+        explicit = self.config["enable_idempotence"] is True or self.config["transactional_id"] is not None
+        self._identity = ProducerIdentity(self.config["transactional_id"], self.config["transaction_timeout_ms"],
+                                          required=explicit) if self._idempotent else None
+        guarantee_order = self._idempotent is False and self.config["max_in_flight_requests_per_connection"] == 1
+        self._sender = Sender(
+            self._client, self._accumulator, acks=self._acks, retries=self.config["retries"],
+            request_timeout_ms=self.config["request_timeout_ms"], max_request_size=self.config["max_request_size"],
+            compression_type=self._compression, identity=self._identity, guarantee_order=guarantee_order,
+            client_id=self._client.config["client_id"])
+        self._closed = False
+        self._close_lock = threading.Lock()
+        self._sender.start()
+        self._exit_hook = weakref.ref(self)
+        atexit.register(_close_on_exit, self._exit_hook)
+        log.debug("producer started: acks=%s idempotent=%s", acks, self._idempotent)
+
+    def __repr__(self) -> str:
+        shown = {k: v for k, v in self.config.items() if k in ("bootstrap_servers", "client_id", "acks")}
+        return "<KafkaProducer %s>" % ", ".join("%s=%r" % kv for kv in sorted(shown.items()))
+
+    # -- metadata ---------------------------------------------------------------------------
+
+    def _on_metadata(self, cluster: Any) -> None:
+        with self._metadata_changed:
+            self._metadata_changed.notify_all()
+
+    def _partitions(self, topic: str, max_block: float) -> Tuple[List[int], List[int]]:
+        cluster = self._client.cluster
+        parts = cluster.partitions_for_topic(topic)
+        if parts:
+            return sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
+        deadline = time.monotonic() + max_block
+        self._client.add_topic(topic)
+        with self._metadata_changed:
+            while True:
+                parts = cluster.partitions_for_topic(topic)
+                if parts:
+                    return sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
+                code = cluster.topic_error(topic)
+                if code and not errors.for_code(code).retriable:  # type: ignore[union-attr]
+                    raise errors.for_code(code)("topic %r" % topic)  # type: ignore[misc]
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    raise errors.KafkaTimeoutError("topic %r not found in metadata within max_block_ms" % topic)
+                cluster.request_update()
+                self._sender.wakeup()
+                self._metadata_changed.wait(min(left, 0.1))
+
+    def partitions_for(self, topic: str) -> Set[int]:
+        """The partition numbers of ``topic`` (waits for metadata up to ``max_block_ms``)."""
+        self._check_open()
+        return set(self._partitions(topic, self.config["max_block_ms"] / 1000.0)[0])
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def send(self, topic: str, value: Any = None, key: Any = None, headers: Optional[Sequence[Tuple[str, bytes]]] = None,
+             partition: Optional[int] = None, timestamp_ms: Optional[int] = None) -> FutureRecordMetadata:
+        """Queue a record; return a future of its :class:`~kafka.producer.future.RecordMetadata`.
+
+        Blocks only while metadata for ``topic`` is unknown or
+        ``buffer_memory`` is full, at most ``max_block_ms`` in total.
+        """
+        if self._closed:
+            raise errors.IllegalStateError("cannot send: the producer is closed")
+        if self._sender.fatal_error is not None:
+            raise self._sender.fatal_error
+        if value is None and key is None:
+            raise errors.IllegalArgumentError("a record needs a key or a value")
+        max_block = self.config["max_block_ms"] / 1000.0
+        serializer = self.config["key_serializer"]
+        key_bytes = serializer(key) if serializer is not None and key is not None else key
+        serializer = self.config["value_serializer"]
+        value_bytes = serializer(value) if serializer is not None and value is not None else value
+        for what, data in (("key", key_bytes), ("value", value_bytes)):
+            if data is not None and not isinstance(data, (bytes, bytearray, memoryview)):
+                raise errors.IllegalArgumentError(
+                    "%s must be bytes (or set a %s_serializer), got %s" % (what, what, type(data).__name__))
+        if headers:
+            for header in headers:
+                if not isinstance(header[0], str) or not (header[1] is None or isinstance(header[1], bytes)):
+                    raise errors.IllegalArgumentError("headers must be (str, bytes) pairs")
+        started = time.monotonic()
+        all_parts, available = self._partitions(topic, max_block)
+        if partition is None:
+            if self._default_partitioner:
+                partition = self._partitioner(key_bytes, all_parts, available, topic=topic)
+            else:
+                partition = self._partitioner(key_bytes, all_parts, available)
+        elif partition not in all_parts:
+            raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
+        if timestamp_ms is None:
+            timestamp_ms = int(time.time() * 1000)
+        tp = TopicPartition(topic, partition)
+        left = max(max_block - (time.monotonic() - started), 0.0)
+        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key_bytes, value_bytes,
+                                                           list(headers) if headers else None, left)
+        if full or new_batch:
+            if new_batch and key_bytes is None and self._default_partitioner:
+                # Sticky partitioning moves on when a batch fills.
+                if full:
+                    self._partitioner.next_sticky(topic, all_parts, available)
+            self._sender.wakeup()
+        return future
+
+    def flush(self, timeout: Optional[float] = None) -> None:
+        """Send everything queued and wait for it; KafkaTimeoutError after ``timeout`` s."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        self._accumulator.begin_flush()
+        try:
+            self._sender.wakeup()
+            while self._accumulator.has_incomplete():
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise errors.KafkaTimeoutError("flush did not complete within %s s" % timeout)
+                if not self._sender.is_alive():
+                    break
+                time.sleep(0.001)
+        finally:
+            self._accumulator.end_flush()
+
+    def close(self, timeout: Optional[float] = None) -> None:
+        """Deliver what was accepted (up to ``timeout`` s), then stop."""
+        with self._close_lock:
+            if self._closed:
+                return
+            self._closed = True
+        try:
+            atexit.unregister(_close_on_exit)
+        except Exception:  # pragma: no cover
+            pass
+        self._sender.initiate_close()
+        self._sender.join(timeout)
+        if self._sender.is_alive():
+            log.warning("producer did not deliver everything within %s s; failing the rest", timeout)
+            self._sender.force_close()
+            self._sender.join(5)
+        self._client.close()
+
+    def metrics(self, raw: bool = False) -> Dict[str, Any]:
+        """A few counters about the producer's state."""
+        return {"producer-metrics": {
+            "buffer-available-bytes": self._accumulator.buffer_memory - self._accumulator.used_memory,
+            "buffer-total-bytes": self._accumulator.buffer_memory,
+            "requests-in-flight": self._client.in_flight_request_count(),
+        }}
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise errors.IllegalStateError("the producer is closed")
+
+    def __enter__(self) -> "KafkaProducer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

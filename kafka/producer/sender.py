@@ -1,0 +1,231 @@
+"""The producer's one I/O thread: drains ready batches and sends them to leaders.
+
+Each turn of :meth:`Sender.run_once` finds the leaders that have batches
+ready, drains one batch per partition for each, sends one Produce request
+per leader (several leaders at once), and polls the client, whose response
+callbacks complete, retry or fail the batches.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from typing import Any, Dict, List, Optional
+
+from kafka import errors
+from kafka.client import KafkaClient
+from kafka.producer.accumulator import RecordAccumulator
+from kafka.producer.batch import ProducerBatch
+from kafka.producer.idempotence import ProducerIdentity
+from kafka.protocol.apis import PRODUCE
+from kafka.record.codecs import NONE
+from kafka.structs import TopicPartition
+
+log = logging.getLogger(__name__)
+
+_DUPLICATE_SEQUENCE = errors.for_code(46)
+_OUT_OF_ORDER_SEQUENCE = errors.for_code(45)
+_UNKNOWN_PRODUCER_ID = errors.for_code(59)
+
+
+class Sender(threading.Thread):
+    """Background thread sending the accumulator's batches."""
+
+    def __init__(self, client: KafkaClient, accumulator: RecordAccumulator, *, acks: int, retries: int,
+                 request_timeout_ms: int, max_request_size: int, compression_type: int = NONE,
+                 identity: Optional[ProducerIdentity] = None, guarantee_order: bool = False,
+                 client_id: str = "kafkawire") -> None:
+        super().__init__(name="kafkawire-producer-sender-%s" % client_id, daemon=True)
+        self.client = client
+        self.accumulator = accumulator
+        self.acks = acks
+        self.retries = retries
+        self.request_timeout_ms = request_timeout_ms
+        self.max_request_size = max_request_size
+        self.compression_type = compression_type
+        self.identity = identity
+        self.guarantee_order = guarantee_order
+        self._running = True
+        self._force_close = False
+        self.fatal_error: Optional[BaseException] = None
+
+    # -- lifecycle ---------------------------------------------------------------------
+
+    def run(self) -> None:
+        log.debug("producer sender started")
+        while self._running:
+            self._turn()
+        # Deliver what is left (unless closing forcefully).
+        while not self._force_close and self.accumulator.has_incomplete():
+            self._turn()
+        if self._force_close:
+            self.accumulator.abort_all(errors.KafkaError("the producer was closed before the record was sent"))
+        log.debug("producer sender stopped")
+
+    def _turn(self) -> None:
+        try:
+            self.run_once()
+        except Exception as exc:  # never let the I/O thread die silently
+            log.exception("unexpected error in the producer sender: %s", exc)
+            time.sleep(0.05)
+
+    def initiate_close(self) -> None:
+        """Stop after sending what was accepted."""
+        self._running = False
+        self.accumulator.close()
+        self.client.wakeup()
+
+    def force_close(self) -> None:
+        """Stop now, failing what was not sent."""
+        self._force_close = True
+        self.initiate_close()
+
+    def wakeup(self) -> None:
+        """Interrupt the poll so new batches leave at once."""
+        self.client.wakeup()
+
+    # -- one turn ------------------------------------------------------------------------
+
+    def run_once(self) -> None:
+        """Send what is ready and poll once."""
+        now = time.monotonic()
+        if self.identity is not None and not self.identity.ready():
+            try:
+                self.identity.maybe_initialize(self.client)
+            except errors.KafkaError as exc:
+                self.fatal_error = exc
+                self.accumulator.abort_all(exc)
+                self.client.poll(timeout_ms=50)
+                return
+            if self.identity.disabled:
+                self.identity = None
+            elif not self.identity.ready():
+                self.client.poll(timeout_ms=50)
+                self._fail_expired(now)
+                return
+        cluster = self.client.cluster
+        nodes, next_check, unknown = self.accumulator.ready(cluster, now)
+        if unknown:
+            for topic in unknown:
+                self.client.add_topic(topic)
+            cluster.request_update()
+        ready_nodes = set()
+        for node in nodes:
+            if self.client.ready(node):
+                ready_nodes.add(node)
+            else:
+                next_check = min(next_check, max(self.client.connection_delay(node), 0.005))
+        batches = self.accumulator.drain(cluster, ready_nodes, self.max_request_size, now)
+        if self.guarantee_order:
+            for node_batches in batches.values():
+                for batch in node_batches:
+                    self.accumulator.mute(batch.topic_partition)
+        for node, node_batches in batches.items():
+            self._send_produce(node, node_batches, now)
+        self._fail_expired(now)
+        poll_ms = max(0.0, min(next_check * 1000.0, 1000.0))
+        if batches:
+            poll_ms = 0.0
+        self.client.poll(timeout_ms=poll_ms)
+
+    def _fail_expired(self, now: float) -> None:
+        for batch in self.accumulator.expired_batches(now):
+            self._complete(batch, error=errors.KafkaTimeoutError(
+                "%s-%d: %d records expired after delivery_timeout_ms (%.0f ms) without being sent"
+                % (batch.topic_partition[0], batch.topic_partition[1], batch.record_count,
+                   self.accumulator.delivery_timeout * 1000)))
+
+    # -- requests ------------------------------------------------------------------------
+
+    def _send_produce(self, node: int, batches: List[ProducerBatch], now: float) -> None:
+        by_topic: Dict[str, List[Any]] = {}
+        identity = self.identity
+        for batch in batches:
+            if identity is not None and batch.base_sequence < 0:
+                identity.assign_sequence(batch)
+            by_topic.setdefault(batch.topic_partition.topic, []).append(
+                PRODUCE.Request.TopicProduceData.PartitionProduceData(
+                    index=batch.topic_partition.partition, records=batch.encode(self.compression_type)))
+        cluster = self.client.cluster
+        request = PRODUCE.Request(
+            transactional_id=identity.transactional_id if identity is not None else None,
+            acks=self.acks, timeout_ms=self.request_timeout_ms,
+            topic_data=[PRODUCE.Request.TopicProduceData(name=topic, topic_id=cluster.topic_id(topic),
+                                                         partition_data=parts)
+                        for topic, parts in by_topic.items()])
+        expect_response = self.acks != 0
+        future = self.client.send(node, request, api=PRODUCE, expect_response=expect_response)
+        if not expect_response:
+            # acks=0: nothing will come back; the batch counts as sent.
+            for batch in batches:
+                self._complete(batch, base_offset=-1)
+            return
+        future.add_callback(self._on_response, node, batches)
+        future.add_errback(self._on_failure, node, batches)
+
+    def _on_failure(self, node: int, batches: List[ProducerBatch], exc: BaseException) -> None:
+        log.debug("produce request to node %s failed: %s", node, exc)
+        now = time.monotonic()
+        for batch in batches:
+            self._retry_or_fail(batch, exc, now)
+        self.client.cluster.request_update()
+
+    def _on_response(self, node: int, batches: List[ProducerBatch], response: Any) -> None:
+        results: Dict[tuple, Any] = {}
+        for topic_response in response.responses:
+            for part in topic_response.partition_responses:
+                results[(topic_response.name, part.index)] = part
+        now = time.monotonic()
+        refresh = False
+        for batch in batches:
+            tp = batch.topic_partition
+            part = results.get((tp.topic, tp.partition))
+            if part is None:
+                self._retry_or_fail(batch, errors.ProtocolError("no response for %s-%d" % tp), now)
+                continue
+            code = part.error_code
+            if code == 0:
+                self._complete(batch, part.base_offset, part.log_append_time_ms, part.log_start_offset)
+                continue
+            cls = errors.for_code(code)
+            if cls is _DUPLICATE_SEQUENCE:
+                # The broker already has this batch: an earlier attempt landed.
+                self._complete(batch, part.base_offset, part.log_append_time_ms, part.log_start_offset)
+                continue
+            message = part.error_message or ""
+            error = cls("%s-%d: %s" % (tp.topic, tp.partition, message))  # type: ignore[misc]
+            refresh = refresh or cls.invalid_metadata  # type: ignore[union-attr]
+            self._retry_or_fail(batch, error, now)
+        if refresh:
+            self.client.cluster.request_update()
+
+    def _retry_or_fail(self, batch: ProducerBatch, error: BaseException, now: float) -> None:
+        identity = self.identity
+        if identity is not None and isinstance(error, (_OUT_OF_ORDER_SEQUENCE, _UNKNOWN_PRODUCER_ID)):
+            if identity.is_first_in_flight(batch):
+                # The broker lost our producer state for this partition: start
+                # a new epoch and renumber what has not been acknowledged.
+                log.info("%s; resetting the producer's sequence numbers", error)
+                identity.request_epoch_bump()
+            retriable = True
+        else:
+            retriable = getattr(error, "retriable", False)
+        expired = now - batch.created >= self.accumulator.delivery_timeout
+        if retriable and batch.attempts < self.retries and not expired and not self._force_close:
+            self.accumulator.reenqueue(batch, now)
+            if self.guarantee_order:
+                self.accumulator.unmute(batch.topic_partition)
+            return
+        if expired and retriable:
+            error = errors.KafkaTimeoutError("delivery_timeout_ms expired while retrying: %s" % (error,))
+        self._complete(batch, error=error)
+
+    def _complete(self, batch: ProducerBatch, base_offset: int = -1, log_append_time: int = -1,
+                  log_start_offset: int = -1, error: Optional[BaseException] = None) -> None:
+        if self.identity is not None:
+            self.identity.batch_completed(batch, error is None)
+        if self.guarantee_order:
+            self.accumulator.unmute(batch.topic_partition)
+        batch.done(base_offset, log_append_time, log_start_offset, error)
+        self.accumulator.release(batch)
