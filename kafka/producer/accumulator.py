@@ -59,7 +59,7 @@ class RecordAccumulator:
 
     def append(self, tp: TopicPartition, timestamp: int, key: Optional[bytes], value: Optional[bytes],
                headers: Optional[Sequence[Header]], max_block: float) -> Tuple[FutureRecordMetadata, bool, bool]:
-        """Add a record; return (future, batch is full, a new batch was created).
+        """Add a record; return (future, its batch is now full, a new batch was created).
 
         Blocks up to ``max_block`` seconds while ``buffer_memory`` is used up.
         """
@@ -77,14 +77,14 @@ class RecordAccumulator:
                     if future is not None:
                         self._reserve(size, max_block)
                         last.memory += size
-                        return future, len(queue) > 1 or last.is_full(), False
+                        return future, last.is_full(), False
             self._reserve(size + BATCH_OVERHEAD, max_block)
             batch = ProducerBatch(tp, time.monotonic(), max(self.batch_size, size + BATCH_OVERHEAD))
             future = batch.try_append(timestamp, key, value, headers, size)
             assert future is not None
             batch.memory = size + BATCH_OVERHEAD
             queue.append(batch)
-            return future, len(queue) > 1 or batch.is_full(), True
+            return future, batch.is_full(), True
 
     def _reserve(self, size: int, max_block: float) -> None:
         # Called with the lock held.

@@ -123,6 +123,12 @@ class KafkaProducer:
             request_timeout_ms=self.config["request_timeout_ms"], max_request_size=self.config["max_request_size"],
             compression_type=self._compression, identity=self._identity, guarantee_order=guarantee_order,
             client_id=self._client.config["client_id"])
+        self._key_serializer = self.config["key_serializer"]
+        self._value_serializer = self.config["value_serializer"]
+        self._max_block = self.config["max_block_ms"] / 1000.0
+        # topic -> (metadata version, partitions, available partitions)
+        self._partition_cache: Dict[str, Tuple[int, List[int], List[int]]] = {}
+        self._tps: Dict[Tuple[str, int], TopicPartition] = {}
         self._closed = False
         self._close_lock = threading.Lock()
         self._sender.start()
@@ -142,9 +148,12 @@ class KafkaProducer:
 
     def _partitions(self, topic: str, max_block: float) -> Tuple[List[int], List[int]]:
         cluster = self._client.cluster
+        version = cluster.version
         parts = cluster.partitions_for_topic(topic)
         if parts:
-            return sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
+            found = sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
+            self._partition_cache[topic] = (version, found[0], found[1])
+            return found
         deadline = time.monotonic() + max_block
         self._client.add_topic(topic)
         with self._metadata_changed:
@@ -182,41 +191,63 @@ class KafkaProducer:
             raise self._sender.fatal_error
         if value is None and key is None:
             raise errors.IllegalArgumentError("a record needs a key or a value")
-        max_block = self.config["max_block_ms"] / 1000.0
-        serializer = self.config["key_serializer"]
-        key_bytes = serializer(key) if serializer is not None and key is not None else key
-        serializer = self.config["value_serializer"]
-        value_bytes = serializer(value) if serializer is not None and value is not None else value
-        for what, data in (("key", key_bytes), ("value", value_bytes)):
-            if data is not None and not isinstance(data, (bytes, bytearray, memoryview)):
-                raise errors.IllegalArgumentError(
-                    "%s must be bytes (or set a %s_serializer), got %s" % (what, what, type(data).__name__))
+        if key is not None and self._key_serializer is not None:
+            key = self._key_serializer(key)
+        if value is not None and self._value_serializer is not None:
+            value = self._value_serializer(value)
+        if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
+            key, value = self._check_bytes(key, value)
         if headers:
-            for header in headers:
-                if not isinstance(header[0], str) or not (header[1] is None or isinstance(header[1], bytes)):
-                    raise errors.IllegalArgumentError("headers must be (str, bytes) pairs")
+            headers = self._check_headers(headers)
         started = time.monotonic()
-        all_parts, available = self._partitions(topic, max_block)
+        cached = self._partition_cache.get(topic)
+        if cached is not None and cached[0] == self._client.cluster.version:
+            all_parts, available = cached[1], cached[2]
+        else:
+            all_parts, available = self._partitions(topic, self._max_block)
         if partition is None:
             if self._default_partitioner:
-                partition = self._partitioner(key_bytes, all_parts, available, topic=topic)
+                partition = self._partitioner(key, all_parts, available, topic)
             else:
-                partition = self._partitioner(key_bytes, all_parts, available)
+                partition = self._partitioner(key, all_parts, available)
         elif partition not in all_parts:
             raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
         if timestamp_ms is None:
             timestamp_ms = int(time.time() * 1000)
-        tp = TopicPartition(topic, partition)
-        left = max(max_block - (time.monotonic() - started), 0.0)
-        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key_bytes, value_bytes,
-                                                           list(headers) if headers else None, left)
+        tp = self._tps.get((topic, partition))
+        if tp is None:
+            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        left = self._max_block - (time.monotonic() - started)
+        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers,
+                                                           left if left > 0 else 0.0)
         if full or new_batch:
-            if new_batch and key_bytes is None and self._default_partitioner:
+            if full and key is None and self._default_partitioner:
                 # Sticky partitioning moves on when a batch fills.
-                if full:
-                    self._partitioner.next_sticky(topic, all_parts, available)
+                self._partitioner.next_sticky(topic, all_parts, available)
             self._sender.wakeup()
         return future
+
+    @staticmethod
+    def _check_bytes(key: Any, value: Any) -> Tuple[Optional[bytes], Optional[bytes]]:
+        out = []
+        for what, data in (("key", key), ("value", value)):
+            if data is None or isinstance(data, bytes):
+                out.append(data)
+            elif isinstance(data, (bytearray, memoryview)):
+                out.append(bytes(data))
+            else:
+                raise errors.IllegalArgumentError(
+                    "%s must be bytes (or set a %s_serializer), got %s" % (what, what, type(data).__name__))
+        return out[0], out[1]
+
+    @staticmethod
+    def _check_headers(headers: Sequence[Tuple[str, bytes]]) -> List[Tuple[str, Optional[bytes]]]:
+        checked = list(headers)
+        for header in checked:
+            if len(header) != 2 or not isinstance(header[0], str) or \
+                    not (header[1] is None or isinstance(header[1], bytes)):
+                raise errors.IllegalArgumentError("headers must be (str, bytes) pairs")
+        return checked
 
     def flush(self, timeout: Optional[float] = None) -> None:
         """Send everything queued and wait for it; KafkaTimeoutError after ``timeout`` s."""

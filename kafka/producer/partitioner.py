@@ -60,7 +60,7 @@ class DefaultPartitioner:
         self._lock = threading.Lock()
 
     def __call__(self, key: Optional[bytes], all_partitions: Sequence[int],
-                 available: Sequence[int], topic: str = "") -> int:
+                 available: Sequence[int], topic: str = "") -> int:  # noqa: D102
         if key is not None:
             return all_partitions[murmur2_partition(key, len(all_partitions))]
         current = self._sticky.get(topic)
