@@ -156,6 +156,15 @@ DESCRIBE_CONFIGS = Api(
     ),
 )
 
+# Per-resource outcome shared by AlterConfigs and IncrementalAlterConfigs.
+_ALTER_CONFIGS_RESOURCE_RESPONSE = Struct(
+    "AlterConfigsResourceResponse",
+    Field("error_code", INT16),
+    Field("error_message", STRING, nullable="0+"),
+    Field("resource_type", INT8),
+    Field("resource_name", STRING),
+)
+
 # AlterConfigs (key 33): replace the whole config set of resources (the
 # legacy counterpart of IncrementalAlterConfigs).
 ALTER_CONFIGS = Api(
@@ -177,13 +186,7 @@ ALTER_CONFIGS = Api(
     response=Struct(
         "AlterConfigsResponse",
         Field("throttle_time_ms", INT32),
-        Field("responses", Array(Struct(
-            "AlterConfigsResourceResponse",
-            Field("error_code", INT16),
-            Field("error_message", STRING, nullable="0+"),
-            Field("resource_type", INT8),
-            Field("resource_name", STRING),
-        ))),
+        Field("responses", Array(_ALTER_CONFIGS_RESOURCE_RESPONSE)),
     ),
 )
 
@@ -209,12 +212,6 @@ INCREMENTAL_ALTER_CONFIGS = Api(
     response=Struct(
         "IncrementalAlterConfigsResponse",
         Field("throttle_time_ms", INT32),
-        Field("responses", Array(Struct(
-            "AlterConfigsResourceResponse",
-            Field("error_code", INT16),
-            Field("error_message", STRING, nullable="0+"),
-            Field("resource_type", INT8),
-            Field("resource_name", STRING),
-        ))),
+        Field("responses", Array(_ALTER_CONFIGS_RESOURCE_RESPONSE)),
     ),
 )
