@@ -202,12 +202,12 @@ class NetworkClient:
                 [] if node_id is not None else list(self._conns.values()))
             return sum(c.in_flight_count() for c in conns)
 
-    def api_version(self, api: Api, node_id: int) -> int:
+    def api_version(self, api: Api, node_id: int, highest: Optional[int] = None) -> int:
         """The version of ``api`` negotiated with ``node_id`` (which must be connected)."""
         conn = self._conns.get(node_id)
         if conn is None or conn.versions is None:
             raise errors.NodeNotReadyError("node %s has not been connected yet" % node_id)
-        return conn.versions.choose(api)
+        return conn.versions.choose(api, highest=highest)
 
     def close(self, node_id: Optional[int] = None) -> None:
         """Close one connection, or all of them and the client."""

@@ -190,7 +190,8 @@ class RoutingClient(NetworkClient):
 
     def send_to_coordinator(self, key: str, api: Api, build: Callable[[int], Any],
                             error_code: Callable[[Any], int], key_type: int = COORDINATOR_GROUP,
-                            timeout_ms: Optional[float] = None, retries: int = 5) -> Any:
+                            timeout_ms: Optional[float] = None, retries: int = 5,
+                            max_version: Optional[int] = None) -> Any:
         """Send a request to ``key``'s coordinator and return the response.
 
         ``build(version)`` makes the request; ``error_code(response)`` tells
@@ -199,6 +200,7 @@ class RoutingClient(NetworkClient):
         found again and the request resent; other retriable errors are
         retried after ``retry_backoff_ms``; up to ``retries`` times. The
         final error is raised; a response without error is returned.
+        ``max_version`` caps the negotiated version.
         """
         deadline = self._deadline(timeout_ms)
         attempt = 0
@@ -206,7 +208,7 @@ class RoutingClient(NetworkClient):
             refresh = attempt > 0 and self.cluster.coordinator_for(key_type, key) is None
             try:
                 node_id = self.find_coordinator(key, key_type, self._left_ms(deadline), refresh=refresh)
-                response = self._send_built(node_id, api, build, deadline)
+                response = self._send_built(node_id, api, build, deadline, max_version)
                 code = error_code(response)
                 if not code:
                     return response
@@ -225,11 +227,12 @@ class RoutingClient(NetworkClient):
             log.debug("retrying %s to the coordinator of %r after %s", api.name, key, error)
             time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
 
-    def _send_built(self, node_id: int, api: Api, build: Callable[[int], Any], deadline: float) -> Any:
+    def _send_built(self, node_id: int, api: Api, build: Callable[[int], Any], deadline: float,
+                    max_version: Optional[int] = None) -> Any:
         if not self.await_ready(node_id, self._left_ms(deadline)):
             raise errors.NodeNotReadyError("node %s did not become ready: %s"
                                            % (node_id, self.connection_error(node_id) or "timed out"))
-        version = self.api_version(api, node_id)
+        version = self.api_version(api, node_id, highest=max_version)
         return self.wait_for(self.send(node_id, build(version), api=api, version=version), self._left_ms(deadline))
 
     def controller(self, timeout_ms: Optional[float] = None) -> int:

@@ -51,18 +51,30 @@ class ProducerIdentity:
 
     # -- InitProducerId ------------------------------------------------------------------
 
+    def set_identity(self, producer_id: int, producer_epoch: int) -> None:
+        """Take a producer id and epoch obtained elsewhere (transactions)."""
+        with self._lock:
+            changed = (producer_id, producer_epoch) != (self.producer_id, self.producer_epoch)
+            self.producer_id = producer_id
+            self.producer_epoch = producer_epoch
+            if changed:
+                self._renumber()
+            self._bump_requested = False
+        self.initialized.set()
+
     def maybe_initialize(self, client: Any) -> None:
-        """Send InitProducerId if needed (non-blocking; called by the sender)."""
+        """Send InitProducerId if needed (non-blocking; called by the sender).
+
+        A transactional producer's id comes from ``init_transactions()``
+        instead, so nothing is sent for it here.
+        """
         if self.fatal_error is not None:
             raise self.fatal_error
+        if self.transactional_id is not None:
+            return
         if self._init_future is not None and not self._init_future.is_done:
             return
-        if self.transactional_id is not None:
-            node = client.cluster.coordinator_for(1, self.transactional_id)
-            if node is None:
-                return  # the transaction manager finds the coordinator first
-        else:
-            node = client.least_loaded_node()
+        node = client.least_loaded_node()
         if node is None or not client.ready(node):
             return
         try:
@@ -147,7 +159,9 @@ class ProducerIdentity:
             batches = self._in_flight.get(batch.topic_partition)
             if batches and batch in batches:
                 batches.remove(batch)
-            if not success and batch.base_sequence >= 0:
+            if not success and batch.base_sequence >= 0 and self.transactional_id is None:
+                # A transactional producer aborts instead; an idempotent one
+                # starts a new epoch so the gap does not block the partition.
                 self._bump_requested = True
 
     def next_sequence(self, tp: TopicPartition) -> int:

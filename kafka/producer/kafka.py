@@ -25,6 +25,7 @@ from kafka.producer.future import FutureRecordMetadata
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.sender import Sender
+from kafka.producer.transactions import TransactionManager
 from kafka.protocol.apis import INIT_PRODUCER_ID, PRODUCE
 from kafka.record import codecs
 from kafka.structs import TopicPartition
@@ -129,6 +130,12 @@ class KafkaProducer:
         # topic -> (metadata version, partitions, available partitions)
         self._partition_cache: Dict[str, Tuple[int, List[int], List[int]]] = {}
         self._tps: Dict[Tuple[str, int], TopicPartition] = {}
+        self._transactions: Optional[TransactionManager] = None
+        if self.config["transactional_id"] is not None:
+            assert self._identity is not None
+            self._transactions = TransactionManager(self._client, self._identity, self.flush,
+                                                    self.config["request_timeout_ms"] * 2)
+            self._sender.on_batch_failed = self._transactions.record_failed
         self._closed = False
         self._close_lock = threading.Lock()
         self._sender.start()
@@ -217,6 +224,8 @@ class KafkaProducer:
         tp = self._tps.get((topic, partition))
         if tp is None:
             tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        if self._transactions is not None:
+            self._transactions.ensure_partition(tp)
         left = self._max_block - (time.monotonic() - started)
         future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers,
                                                            left if left > 0 else 0.0)
@@ -248,6 +257,34 @@ class KafkaProducer:
                     not (header[1] is None or isinstance(header[1], bytes)):
                 raise errors.IllegalArgumentError("headers must be (str, bytes) pairs")
         return checked
+
+    # -- transactions -----------------------------------------------------------------------
+
+    def _txn(self) -> TransactionManager:
+        self._check_open()
+        if self._transactions is None:
+            raise errors.IllegalStateError("transactions need a transactional_id")
+        return self._transactions
+
+    def init_transactions(self) -> None:
+        """Register the transactional id with its coordinator; fences older producers using it."""
+        self._txn().init_transactions()
+
+    def begin_transaction(self) -> None:
+        """Start a transaction; every record sent until commit or abort belongs to it."""
+        self._txn().begin_transaction()
+
+    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata_or_id: Any) -> None:
+        """Commit consumer offsets as part of the transaction (consume-transform-produce)."""
+        self._txn().send_offsets_to_transaction(offsets, group_metadata_or_id)
+
+    def commit_transaction(self) -> None:
+        """Deliver the transaction's records and commit it."""
+        self._txn().commit_transaction()
+
+    def abort_transaction(self) -> None:
+        """Abort the transaction."""
+        self._txn().abort_transaction()
 
     def flush(self, timeout: Optional[float] = None) -> None:
         """Send everything queued and wait for it; KafkaTimeoutError after ``timeout`` s."""

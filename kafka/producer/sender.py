@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional
 
 from kafka import errors
 from kafka.client import KafkaClient
@@ -49,6 +49,8 @@ class Sender(threading.Thread):
         self._running = True
         self._force_close = False
         self.fatal_error: Optional[BaseException] = None
+        #: Called with the error when a batch fails for good (transactions abort on it).
+        self.on_batch_failed: Optional[Callable[[BaseException], None]] = None
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -202,7 +204,8 @@ class Sender(threading.Thread):
 
     def _retry_or_fail(self, batch: ProducerBatch, error: BaseException, now: float) -> None:
         identity = self.identity
-        if identity is not None and isinstance(error, (_OUT_OF_ORDER_SEQUENCE, _UNKNOWN_PRODUCER_ID)):
+        if identity is not None and identity.transactional_id is None and \
+                isinstance(error, (_OUT_OF_ORDER_SEQUENCE, _UNKNOWN_PRODUCER_ID)):
             if identity.is_first_in_flight(batch):
                 # The broker lost our producer state for this partition: start
                 # a new epoch and renumber what has not been acknowledged.
@@ -227,5 +230,7 @@ class Sender(threading.Thread):
             self.identity.batch_completed(batch, error is None)
         if self.guarantee_order:
             self.accumulator.unmute(batch.topic_partition)
+        if error is not None and self.on_batch_failed is not None:
+            self.on_batch_failed(error)
         batch.done(base_offset, log_append_time, log_start_offset, error)
         self.accumulator.release(batch)
