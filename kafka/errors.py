@@ -870,6 +870,13 @@ class KafkaConnectionError(KafkaError):
     invalid_metadata = True
 
 
+class SslCertificateError(KafkaConnectionError):
+    """A broker's TLS certificate was rejected: retrying will not help."""
+
+    retriable = False
+    invalid_metadata = False
+
+
 class NodeNotReadyError(KafkaError):
     """A request was routed to a broker whose connection is not ready yet."""
 

@@ -342,17 +342,29 @@ class NetworkClient:
         self._woken = False
 
     def _next_deadline(self, now: float) -> float:
-        """Seconds until something needs attention without I/O."""
-        wait = self.cluster.ttl(now) if (self._topics or self._all_topics or self.cluster.need_update) else 3600.0
+        """Seconds until something needs attention that no socket event will signal."""
+        wait = self._metadata_wait(now)
         limit = self.config["request_timeout_ms"] / 1000.0
         for conn in self._conns.values():
             if conn.connecting():
-                wait = min(wait, 0.05)
-            elif conn.disconnected():
-                continue
-            if conn.in_flight_count():
-                wait = min(wait, limit)
-        return wait
+                wait = min(wait, conn.setup_deadline() - now)
+            sent_at = conn.oldest_request_sent_at()
+            if sent_at is not None:
+                wait = min(wait, sent_at + limit - now)
+        return max(wait, 0.0)
+
+    def _metadata_wait(self, now: float) -> float:
+        if not (self._topics or self._all_topics or self.cluster.need_update):
+            return 3600.0
+        if self._metadata_future is not None and not self._metadata_future.is_done:
+            return 3600.0  # the response (or a timeout) will wake us
+        ttl = self.cluster.ttl(now)
+        if ttl > 0:
+            return ttl
+        # Due, but no node could take the request: retry when one may be ready.
+        delays = [c.connection_delay(now) for c in self._conns.values() if c.disconnected()]
+        pending = [d for d in delays if d > 0]
+        return min(pending) if pending else self.config["retry_backoff_ms"] / 1000.0
 
     def _sync_selector(self) -> None:
         for node_id, conn in self._conns.items():

@@ -100,12 +100,14 @@ class RoutingClient(NetworkClient):
             if not self.await_ready(node_id, min(self._left_ms(deadline),
                                                  self.config["socket_connection_setup_timeout_ms"])):
                 last = self.connection_error(node_id)
+                if last is not None and not last.retriable:
+                    raise last
                 continue
             try:
                 body = build(self.api_version(api, node_id)) if build is not None else request
                 return self.wait_for(self.send(node_id, body, api=api), self._left_ms(deadline))
             except errors.KafkaError as exc:
-                if not exc.retriable and not isinstance(exc, errors.KafkaConnectionError):
+                if not exc.retriable:
                     raise
                 last = exc
         raise errors.NoBrokersAvailable("no broker answered within the timeout: %s" % (last or "no broker reachable"))

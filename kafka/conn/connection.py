@@ -34,6 +34,7 @@ from kafka.errors import (
     KafkaTimeoutError,
     NodeNotReadyError,
     ProtocolError,
+    SslCertificateError,
     UnsupportedVersionError,
     for_code,
 )
@@ -139,6 +140,7 @@ class BrokerConnection:
         self._api_versions_version = API_VERSIONS.max_version
         self._sasl: Any = None
         self._handshake_future: Optional[Future] = None
+        self._handshake_wants_write = True
 
     def __repr__(self) -> str:
         return "<BrokerConnection node=%s %s:%d %s>" % (self.node_id, self.host, self.port, self.state)
@@ -173,8 +175,19 @@ class BrokerConnection:
 
     def wants_write(self) -> bool:
         """Whether the selector should wait for writability."""
-        return self.state == CONNECTING or bool(self._out) or (
-            self.sock is not None and isinstance(self.sock, ssl.SSLSocket) and self.state == HANDSHAKE)
+        if self.state == HANDSHAKE:
+            return self._handshake_wants_write
+        return self.state == CONNECTING or bool(self._out)
+
+    def setup_deadline(self) -> float:
+        """When setting up the current connection attempt times out (monotonic seconds)."""
+        return self._setup_deadline
+
+    def oldest_request_sent_at(self) -> Optional[float]:
+        """When the oldest request in flight was sent, if any."""
+        for entry in self._in_flight.values():
+            return entry.sent_at
+        return None
 
     def connection_delay(self, now: float) -> float:
         """Seconds before a reconnect may be tried (0 if it may be now)."""
@@ -256,6 +269,7 @@ class BrokerConnection:
                 raise IllegalStateError("TLS requested without an ssl_context")
             self.sock = context.wrap_socket(self.sock, server_hostname=self.host, do_handshake_on_connect=False)
             self.state = HANDSHAKE
+            self._handshake_wants_write = True
         else:
             self.state = API_VERSIONS_STATE if self.config["api_version_request"] else self._after_versions()
 
@@ -263,11 +277,15 @@ class BrokerConnection:
         assert isinstance(self.sock, ssl.SSLSocket)
         try:
             self.sock.do_handshake()
-        except (ssl.SSLWantReadError, ssl.SSLWantWriteError):
+        except ssl.SSLWantReadError:
+            self._handshake_wants_write = False
+            return
+        except ssl.SSLWantWriteError:
+            self._handshake_wants_write = True
             return
         except ssl.SSLCertVerificationError as exc:
-            raise KafkaConnectionError("TLS certificate of %s:%d rejected: %s"
-                                       % (self.host, self.port, exc.verify_message or exc.reason)) from None
+            raise SslCertificateError("TLS certificate of %s:%d rejected: %s"
+                                      % (self.host, self.port, exc.verify_message or exc.reason)) from None
         except ssl.SSLError as exc:
             raise KafkaConnectionError("TLS handshake with %s:%d failed: %s"
                                        % (self.host, self.port, exc.reason or exc)) from None

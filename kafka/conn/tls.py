@@ -45,19 +45,41 @@ def build_ssl_context(config: Mapping[str, Any]) -> Optional[ssl.SSLContext]:
         if not isinstance(given, ssl.SSLContext):
             raise KafkaConfigurationError("ssl_context must be an ssl.SSLContext")
         return given
-    try:
-        context = ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=config.get("ssl_cafile"))
-        context.check_hostname = bool(config.get("ssl_check_hostname", True))
-        if config.get("ssl_certfile"):
-            context.load_cert_chain(certfile=config["ssl_certfile"], keyfile=config.get("ssl_keyfile"),
-                                    password=config.get("ssl_password"))
-        if config.get("ssl_crlfile"):
-            context.load_verify_locations(config["ssl_crlfile"])
-            context.verify_flags |= ssl.VERIFY_CRL_CHECK_LEAF
-        ciphers = config.get("ssl_ciphers")
-        if ciphers:
-            context.set_ciphers(ciphers)
-    except (OSError, ssl.SSLError) as exc:
-        # The message names files, never the key password.
-        raise KafkaConfigurationError("cannot set up TLS: %s" % (exc.strerror or exc.__class__.__name__,)) from None
+    context = _step("ssl_cafile", config.get("ssl_cafile"),
+                    lambda: ssl.create_default_context(ssl.Purpose.SERVER_AUTH, cafile=config.get("ssl_cafile")))
+    context.check_hostname = bool(config.get("ssl_check_hostname", True))
+    if config.get("ssl_certfile"):
+        password = config.get("ssl_password")
+        # Without a password OpenSSL would prompt on the terminal for an
+        # encrypted key; a callback answering nothing makes it fail instead.
+        _step("ssl_certfile/ssl_keyfile", config["ssl_certfile"],
+              lambda: context.load_cert_chain(certfile=config["ssl_certfile"], keyfile=config.get("ssl_keyfile"),
+                                              password=password if password is not None else _no_password))
+    if config.get("ssl_crlfile"):
+        _step("ssl_crlfile", config["ssl_crlfile"], lambda: context.load_verify_locations(config["ssl_crlfile"]))
+        context.verify_flags |= ssl.VERIFY_CRL_CHECK_LEAF
+    ciphers = config.get("ssl_ciphers")
+    if ciphers:
+        _step("ssl_ciphers", ciphers, lambda: context.set_ciphers(ciphers))
     return context
+
+
+def _no_password() -> str:
+    return ""
+
+
+def _step(option: str, value: Any, action: Any) -> Any:
+    """Run one TLS setup step; turn its failure into a message naming the option and file."""
+    try:
+        return action()
+    except FileNotFoundError:
+        raise KafkaConfigurationError("cannot set up TLS: %s file %r does not exist" % (option, value)) from None
+    except ssl.SSLError as exc:
+        # Never the password itself: only what OpenSSL says about the file.
+        reason = exc.reason or exc.__class__.__name__
+        if option.startswith("ssl_certfile"):
+            reason = "the certificate or key cannot be loaded (%s); check ssl_keyfile and ssl_password" % reason
+        raise KafkaConfigurationError("cannot set up TLS from %s %r: %s" % (option, value, reason)) from None
+    except (OSError, ValueError) as exc:
+        raise KafkaConfigurationError("cannot set up TLS from %s %r: %s"
+                                      % (option, value, getattr(exc, "strerror", None) or exc)) from None

@@ -221,10 +221,14 @@ class TransactionManager:
             self._end(committed=False)
 
     def record_failed(self, error: BaseException) -> None:
-        """A record of the open transaction could not be written (from the sender)."""
-        with self._lock:
-            if self.state == IN_TRANSACTION:
-                self._fail(error)
+        """A record of the open transaction could not be written (from the sender).
+
+        Runs on the sender thread while the application may hold the
+        manager's lock waiting for that very thread (commit flushes), so it
+        only records the failure; the application thread acts on it.
+        """
+        if self.state == IN_TRANSACTION:
+            self._fail(error)
 
     def _end(self, committed: bool) -> None:
         identity = self.identity
