@@ -14,6 +14,8 @@ __version__ = "0.1.0.dev0"
 #: Public name -> module that defines it.
 _EXPORTS: Dict[str, str] = {
     "KafkaClient": "kafka.client",
+    "KafkaConnection": "kafka.conn.legacy",
+    "KafkaProducer": "kafka.producer",
     "KafkaProtocol": "kafka.protocol.legacy",
     "create_message": "kafka.protocol.legacy",
     "create_gzip_message": "kafka.protocol.legacy",

@@ -866,9 +866,6 @@ class KafkaConnectionError(KafkaError):
     retriable = True
     invalid_metadata = True
 
-    retriable = True
-    invalid_metadata = True
-
 
 class SslCertificateError(KafkaConnectionError):
     """A broker's TLS certificate was rejected: retrying will not help."""
@@ -879,8 +876,6 @@ class SslCertificateError(KafkaConnectionError):
 
 class NodeNotReadyError(KafkaError):
     """A request was routed to a broker whose connection is not ready yet."""
-
-    retriable = True
 
     retriable = True
 

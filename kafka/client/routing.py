@@ -56,6 +56,8 @@ class RoutingClient(NetworkClient):
         """Connect to ``node_id`` and wait until it can take requests."""
         deadline = self._deadline(timeout_ms)
         while not self.ready(node_id):
+            if self._closed:
+                raise errors.IllegalStateError("the client is closed")
             if time.monotonic() >= deadline or self.cluster.broker_metadata(node_id) is None:
                 return False  # out of time, or a broker metadata no longer lists
             error = self.connection_error(node_id)
@@ -93,6 +95,8 @@ class RoutingClient(NetworkClient):
         deadline = self._deadline(timeout_ms)
         last: Optional[BaseException] = None
         while time.monotonic() < deadline:
+            if self._closed:
+                raise errors.IllegalStateError("the client is closed")
             node_id = self.least_loaded_node()
             if node_id is None:
                 self.poll(timeout_ms=min(self._left_ms(deadline), self.config["retry_backoff_ms"]))
@@ -151,11 +155,20 @@ class RoutingClient(NetworkClient):
                     raise errors.for_code(error)("topic %s" % tp[0])  # type: ignore[misc]
                 if self.cluster.partitions_for_topic(tp[0]) is not None and leader is None:
                     raise errors.UnknownTopicOrPartitionError("%s-%d" % tp)
+                if self.cluster.version == 0:
+                    raise errors.NoBrokersAvailable("no metadata for %s-%d: no broker could be reached (%s)"
+                                                    % (tp[0], tp[1], self._last_connection_error()))
                 raise errors.LeaderNotAvailableError("no leader for %s-%d" % tp)
             try:
                 self.refresh_metadata(self._left_ms(deadline))
             except errors.KafkaTimeoutError:
                 pass  # the checks above report what is known at the deadline
+
+    def _last_connection_error(self) -> str:
+        for conn in self._conns.values():
+            if conn.last_error is not None:
+                return str(conn.last_error)
+        return "no connection attempt finished"
 
     def find_coordinator(self, key: str, key_type: int = COORDINATOR_GROUP,
                          timeout_ms: Optional[float] = None, refresh: bool = False) -> int:

@@ -177,13 +177,13 @@ class ClientFramer:
         self.client_id = client_id
         self._frames = FrameBuffer(max_frame_size)
         self._next_id = first_correlation_id
-        self._in_flight: Deque[Tuple[int, Api, int, Any]] = deque()
+        self._in_flight: Deque[Tuple[int, Api, int, Any, bool]] = deque()
         self._broken: Optional[BaseException] = None
 
     @property
     def in_flight(self) -> int:
         """How many requests await a response."""
-        return len(self._in_flight)
+        return sum(1 for entry in self._in_flight if entry[4])
 
     def next_correlation_id(self) -> int:
         """Reserve and return the next correlation id (wraps at 2**31)."""
@@ -201,8 +201,10 @@ class ClientFramer:
         self._check_usable()
         cid = self.next_correlation_id()
         frame = encode_request(api, version, cid, self.client_id, request)
-        if expect_response:
-            self._in_flight.append((cid, api, version, request))
+        # Requests sent without expecting an answer stay in the queue, marked,
+        # because some brokers answer them anyway (Produce with acks=0 on
+        # Tansu and librdkafka's mock): such an answer is then dropped.
+        self._in_flight.append((cid, api, version, request, expect_response))
         return cid, frame
 
     def receive_data(self, data: bytes) -> List[Response]:
@@ -210,14 +212,15 @@ class ClientFramer:
         self._check_usable()
         try:
             frames = self._frames.feed(data)
-            return [self._decode(frame) for frame in frames]
+            decoded = (self._decode(frame) for frame in frames)
+            return [response for response in decoded if response is not None]
         except ProtocolError as exc:
             self._broken = exc
             raise
 
     def fail_all(self) -> List[Tuple[int, Api, int, Any]]:
-        """Forget every request in flight and return them (on disconnect)."""
-        pending = list(self._in_flight)
+        """Forget every request in flight and return those awaiting a response (on disconnect)."""
+        pending = [entry[:4] for entry in self._in_flight if entry[4]]
         self._in_flight.clear()
         return pending
 
@@ -225,16 +228,22 @@ class ClientFramer:
         if self._broken is not None:
             raise IllegalStateError("the connection's byte stream is broken: %s" % (self._broken,))
 
-    def _decode(self, frame: bytes) -> Response:
+    def _decode(self, frame: bytes) -> Optional[Response]:
         if len(frame) < 4:
             raise ProtocolError("response frame of %d bytes has no correlation id" % len(frame))
         cid = _CORRELATION.unpack_from(frame, 0)[0]
+        # Unanswered fire-and-forget requests ahead of this response were
+        # indeed not answered: forget them.
+        while self._in_flight and not self._in_flight[0][4] and self._in_flight[0][0] != cid:
+            self._in_flight.popleft()
         if not self._in_flight:
             raise CorrelationIdError("received a response (correlation id %d) with no request in flight" % cid)
-        expected, api, version, request = self._in_flight[0]
+        expected, api, version, request, expect_response = self._in_flight[0]
         if cid != expected:
             raise CorrelationIdError("expected correlation id %d, received %d" % (expected, cid))
         self._in_flight.popleft()
+        if not expect_response:
+            return None  # an answer nobody waits for
         pos = 4
         if response_header_version(api, version) >= 1:
             try:

@@ -174,3 +174,14 @@ def test_unsupported_version_answer_in_no_known_layout_still_reports_the_error()
     body = bytes.fromhex("0023" "01" "0012" "0000" "0002" "00000000")
     [response] = framer.receive_data(len(body + b"1234").to_bytes(4, "big") + bytes(4) + body)
     assert response.body.error_code == 35
+
+
+def test_an_answer_to_a_fire_and_forget_request_is_dropped():
+    # Some brokers answer Produce with acks=0 although Kafka does not.
+    framer = ClientFramer()
+    ignored, _ = framer.send_request(ECHO, 0, {"text": "acks=0"}, expect_response=False)
+    cid, _ = framer.send_request(ECHO, 0, {"text": "x"})
+    stream = encode_response(ECHO, 0, ignored, {"text": "", "n": 0}) + encode_response(ECHO, 0, cid, {"text": "", "n": 1})
+    [response] = framer.receive_data(stream)
+    assert response.correlation_id == cid and response.body.n == 1
+    assert framer.in_flight == 0
