@@ -220,6 +220,9 @@ class ClusterMetadata:
                 if p.error_code or p.leader_id < 0:
                     need_again = True
             partitions[name] = parts
+        if any(meta.leader >= 0 and meta.leader not in brokers
+               for parts in partitions.values() for meta in parts.values()):
+            need_again = True  # a leader the response does not list as a broker
         with self._lock:
             if brokers:
                 # Coordinators found earlier stay reachable even if this

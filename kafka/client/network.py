@@ -159,6 +159,9 @@ class NetworkClient:
         """Start connecting to ``node_id`` if needed; return whether it is ready."""
         conn = self._conn(node_id)
         if conn is None:
+            # A leader that metadata does not list as a broker (it may be down
+            # for now): look again, so its return is noticed.
+            self.cluster.request_update()
             return False
         with self._lock:
             if conn.disconnected() and not conn.blacked_out(time.monotonic()):

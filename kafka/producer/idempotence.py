@@ -38,6 +38,7 @@ class ProducerIdentity:
         self._in_flight: Dict[TopicPartition, List[ProducerBatch]] = {}
         self._init_future: Optional[Future] = None
         self._bump_requested = False
+        self._fresh_id = False  # ask for a new id rather than a bumped epoch
         self._lock = threading.Lock()
         self.fatal_error: Optional[BaseException] = None
         self.initialized = threading.Event()
@@ -90,7 +91,7 @@ class ProducerIdentity:
             return
         request = INIT_PRODUCER_ID.Request(
             transactional_id=self.transactional_id, transaction_timeout_ms=self.transaction_timeout_ms)
-        if self._bump_requested and self.producer_id >= 0 and version >= 3:
+        if self._bump_requested and self.producer_id >= 0 and version >= 3 and not self._fresh_id:
             request.producer_id = self.producer_id
             request.producer_epoch = self.producer_epoch
         future = client.send(node, request, api=INIT_PRODUCER_ID, version=version)
@@ -101,6 +102,12 @@ class ProducerIdentity:
         if response.error_code:
             cls = errors.for_code(response.error_code)
             error = cls("InitProducerId failed")  # type: ignore[misc]
+            if self._bump_requested and self.transactional_id is None and not self._fresh_id:
+                # The broker would not bump this producer's epoch: ask for a
+                # new producer id instead.
+                log.info("epoch bump refused (%s); requesting a new producer id", error)
+                self._fresh_id = True
+                return
             if not error.retriable:
                 self.fatal_error = error
                 self.initialized.set()
@@ -112,6 +119,7 @@ class ProducerIdentity:
             if self._bump_requested:
                 self._renumber()
             self._bump_requested = False
+            self._fresh_id = False
         log.info("producer id %d, epoch %d", self.producer_id, self.producer_epoch)
         self.initialized.set()
 

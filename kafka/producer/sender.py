@@ -193,6 +193,7 @@ class Sender(threading.Thread):
             cls = errors.for_code(code)
             if cls is _DUPLICATE_SEQUENCE:
                 # The broker already has this batch: an earlier attempt landed.
+                log.debug("%r: duplicate sequence, base offset %d", batch, part.base_offset)
                 self._complete(batch, part.base_offset, part.log_append_time_ms, part.log_start_offset)
                 continue
             message = part.error_message or ""
@@ -204,14 +205,19 @@ class Sender(threading.Thread):
 
     def _retry_or_fail(self, batch: ProducerBatch, error: BaseException, now: float) -> None:
         identity = self.identity
-        if identity is not None and identity.transactional_id is None and \
-                isinstance(error, (_OUT_OF_ORDER_SEQUENCE, _UNKNOWN_PRODUCER_ID)):
-            if identity.is_first_in_flight(batch):
+        if identity is not None and isinstance(error, (_OUT_OF_ORDER_SEQUENCE, _UNKNOWN_PRODUCER_ID)):
+            if not identity.is_first_in_flight(batch):
+                # An earlier batch of the partition failed and is being
+                # retried: this one follows it once it has landed.
+                retriable = True
+            elif identity.transactional_id is None:
                 # The broker lost our producer state for this partition: start
                 # a new epoch and renumber what has not been acknowledged.
                 log.info("%s; resetting the producer's sequence numbers", error)
                 identity.request_epoch_bump()
-            retriable = True
+                retriable = True
+            else:
+                retriable = False  # the transaction must be aborted
         else:
             retriable = getattr(error, "retriable", False)
         expired = now - batch.created >= self.accumulator.delivery_timeout

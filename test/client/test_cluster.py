@@ -81,3 +81,11 @@ def test_broker_changes_and_coordinators():
     cluster.add_listener(lambda c: seen.append(c.version))
     cluster.update_metadata(_response(brokers=(1, 2, 4)), now=4.0)
     assert seen == [cluster.version] and cluster.broker_metadata(4).host == "h4"
+
+
+def test_a_leader_missing_from_the_broker_list_asks_for_another_refresh():
+    # librdkafka's mock omits a broker that is down while it still leads.
+    cluster = ClusterMetadata([("a", 1)])
+    cluster.update_metadata(_response(leader=3, brokers=(1, 2)), now=1.0)
+    assert cluster.leader_for_partition(TopicPartition("t", 0)) == 3
+    assert cluster.need_update
