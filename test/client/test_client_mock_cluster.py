@@ -195,3 +195,22 @@ def test_a_broker_offering_only_removed_versions_is_refused_clearly(mock_cluster
     outcome = _produce(client, [TopicPartition("ancient", 0)], timeout_ms=5000)[0]
     assert isinstance(outcome.error, errors.UnsupportedVersionError)
     assert "v0-2" in str(outcome.error)
+
+
+def test_controller_and_transaction_coordinator_routing(mock_cluster, client):
+    from kafka.cluster import COORDINATOR_TRANSACTION
+    from kafka.protocol.apis import INIT_PRODUCER_ID
+
+    # The mock reports controller id 0 (not one of its brokers): what is
+    # checked here is that the client takes it from Metadata.
+    controller = client.controller(timeout_ms=5000)
+    assert controller == client.cluster.controller and controller >= 0
+    mock_cluster.set_coordinator("transaction", "txn-1", 2)
+    assert client.find_coordinator("txn-1", COORDINATOR_TRANSACTION, timeout_ms=5000) == 2
+    mock_cluster.start_request_tracking()
+    response = client.send_to_coordinator(
+        "txn-1", INIT_PRODUCER_ID,
+        lambda version: INIT_PRODUCER_ID.Request(transactional_id="txn-1", transaction_timeout_ms=10000),
+        lambda r: r.error_code, key_type=COORDINATOR_TRANSACTION, timeout_ms=5000)
+    assert response.producer_id >= 0
+    assert [b for b, _ in mock_cluster.requests("InitProducerId")] == [2]
