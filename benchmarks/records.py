@@ -26,57 +26,13 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-from typing import Dict, List, Optional, Sequence, Tuple
+from typing import Dict, Optional
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+from _venvs import HERE, ROOT, kafka_python_python, ours_python
+
 CHILD = os.path.join(HERE, "_records_child.py")
-VENVS = os.path.join(HERE, ".venvs")
-
-
-def _venv_python(venv: str) -> str:
-    for name in ("python", "python3", "pypy3"):
-        path = os.path.join(venv, "bin", name)
-        if os.path.exists(path):
-            return path
-    raise FileNotFoundError("no interpreter in %s" % venv)
-
-
-def ensure_venv(
-    name: str,
-    interpreter: str,
-    required: List[str],
-    optional: Sequence[Tuple[str, Sequence[str]]],
-) -> str:
-    """Create ``benchmarks/.venvs/<name>`` if missing; return its python.
-
-    ``optional`` lists ``(module, [requirement, fallback requirement ...])``:
-    each requirement is tried until the module imports (zstandard >= 0.24
-    builds on PyPy without its cffi backend, so an older one is the fallback).
-    """
-    venv = os.path.join(VENVS, name)
-    marker = os.path.join(venv, ".installed")
-    if not os.path.exists(marker):
-        print("setting up %s (one time) ..." % venv, file=sys.stderr)
-        shutil.rmtree(venv, ignore_errors=True)
-        subprocess.run([interpreter, "-m", "venv", venv], check=True)
-        python = _venv_python(venv)
-        pip = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-        if required:
-            subprocess.run(pip + required, check=True)
-        for module, requirements in optional:
-            for requirement in requirements:
-                installed = subprocess.run(pip + [requirement]).returncode == 0
-                if installed and subprocess.run([python, "-c", "import " + module]).returncode == 0:
-                    break
-            else:
-                print("note: %s does not install for %s" % (module, interpreter), file=sys.stderr)
-        with open(marker, "w") as f:
-            f.write("ok\n")
-    return _venv_python(venv)
 
 
 def run_child(python: str, impl: str, args: argparse.Namespace) -> Dict:
@@ -138,36 +94,12 @@ def main() -> None:
     )
     args = parser.parse_args()
 
-    if args.python:
-        interpreter = shutil.which(args.python) or args.python
-        ours_python = ensure_venv(
-            "ours-" + os.path.basename(interpreter),
-            interpreter,
-            [],
-            [
-                ("lz4", ["lz4"]),
-                ("zstandard", ["zstandard", "zstandard<0.24"]),
-                ("crc32c", ["crc32c"]),
-            ],
-        )
-    else:
-        ours_python = sys.executable
-    ours = run_child(ours_python, "ours", args)
+    ours = run_child(ours_python(args.python) if args.python else sys.executable, "ours", args)
     theirs = None
     if not args.no_kafka_python:
         # kafka-python runs on CPython (the interpreter running this script,
         # or python3 when this script itself runs on PyPy).
-        host = sys.executable
-        if sys.implementation.name != "cpython":
-            host = shutil.which("python3") or sys.executable
-        extras = sorted(set(args.kafka_python_extra))
-        theirs_python = ensure_venv(
-            "-".join(["kafka-python"] + extras),
-            host,
-            ["kafka-python", "lz4", "zstandard"] + extras,
-            [],
-        )
-        theirs = run_child(theirs_python, "kafka-python", args)
+        theirs = run_child(kafka_python_python(args.kafka_python_extra), "kafka-python", args)
 
     print(
         "%d records of %d-byte values per batch; median of %d runs"

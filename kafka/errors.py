@@ -874,6 +874,10 @@ class SslCertificateError(KafkaConnectionError):
     invalid_metadata = False
 
 
+class RecordTooLargeError(KafkaError):
+    """A record batch does not fit in the consumer's fetch size limits."""
+
+
 class NodeNotReadyError(KafkaError):
     """A request was routed to a broker whose connection is not ready yet."""
 

@@ -1,0 +1,369 @@
+"""Measurement child of ``benchmarks/producer.py``; not meant to be run by hand.
+
+Produces ``--records`` values of ``--value-size`` bytes to partition 0 of an
+existing one-partition topic with one client, and prints one JSON object:
+the timed figures, how many records were acknowledged, and the process's
+peak resident memory.
+
+Every client first sends ``--warmup`` records and waits for them (metadata,
+connections, imports and, on PyPy, part of the JIT warm-up happen there);
+then the clock runs from the first timed send until the client reports the
+last record acknowledged (``flush`` / gathering the futures).
+
+``--client ours`` measures ``kafka.producer`` from this repository (put on
+``PYTHONPATH`` by the parent); ``kafka-python`` must run in kafka-python's
+own environment with ``python -I`` so that its ``kafka`` is the one imported;
+``aiokafka`` and ``confluent`` run wherever they are installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import resource
+import sys
+import time
+import traceback
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+POOL = 1024  # distinct values, cycled; keeps the data set out of the client's RSS
+_WORDS = (
+    "kafka broker topic partition offset record batch producer consumer leader replica "
+    "segment commit fetch linger acks compression latency throughput cluster metadata "
+    "the of and to in is that for on with as by at from it this be are or an"
+).split()
+
+
+def make_values(size: int, count: int = POOL) -> List[bytes]:
+    """Deterministic, text-like values (compress about like log lines), same for every client."""
+    rng = random.Random(20240601)
+    values = []
+    for i in range(count):
+        parts = [b"record-%08d:" % i]
+        length = len(parts[0])
+        while length < size:
+            word = rng.choice(_WORDS).encode() + b" "
+            if rng.random() < 0.15:
+                word = b"%d " % rng.randrange(1 << 30)
+            parts.append(word)
+            length += len(word)
+        values.append(b"".join(parts)[:size])
+    return values
+
+
+def peak_rss_kb() -> int:
+    """Peak resident set of this process (VmHWM), in KiB."""
+    try:
+        with open("/proc/self/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def cpu_seconds() -> float:
+    t = os.times()
+    return t.user + t.system  # the whole process: application and I/O threads
+
+
+class Timer:
+    def __init__(self) -> None:
+        self.wall = self.cpu = 0.0
+
+    def __enter__(self) -> "Timer":
+        self._cpu = cpu_seconds()
+        self._wall = time.perf_counter()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.wall = time.perf_counter() - self._wall
+        self.cpu = cpu_seconds() - self._cpu
+
+
+# Each runner returns (timer, acknowledged, failed, first error or None, version).
+Outcome = Tuple[Timer, int, int, Optional[str], str]
+
+
+def _count_futures(futures: List[Any]) -> Tuple[int, int, Optional[str]]:
+    """kafka-python style futures (ours and kafka-python): succeeded() / exception."""
+    ok = failed = 0
+    first = None
+    for future in futures:
+        if future.is_done and future.succeeded():
+            ok += 1
+        else:
+            failed += 1
+            if first is None:
+                exc = future.exception if future.is_done else None
+                first = repr(exc) if exc is not None else "not acknowledged after flush"
+    return ok, failed, first
+
+
+def _run_sync_futures(
+    producer: Any, args: argparse.Namespace, values: List[bytes]
+) -> Tuple[Timer, int, int, Optional[str]]:
+    """ours and kafka-python: send() returning futures, then flush()."""
+    topic = args.topic
+    send = producer.send
+    mask = POOL - 1
+    warm = [send(topic, values[i & mask]) for i in range(args.warmup)]
+    producer.flush(timeout=args.timeout)
+    ok, failed, first = _count_futures(warm)
+    if failed:
+        return Timer(), 0, args.records, "warm-up: " + str(first)
+    futures: List[Any] = []
+    append = futures.append
+    with Timer() as timer:
+        for i in range(args.records):
+            append(send(topic, values[i & mask]))
+        producer.flush(timeout=args.timeout)
+    ok, failed, first = _count_futures(futures)
+    return timer, ok, failed, first
+
+
+def run_ours(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+    import kafka
+    from kafka.producer import KafkaProducer
+
+    producer = KafkaProducer(
+        bootstrap_servers=args.bootstrap,
+        acks=1,
+        linger_ms=args.linger_ms,
+        compression_type=None if args.codec == "none" else args.codec,
+        enable_idempotence=False,
+        batch_size=args.batch_size,
+    )
+    try:
+        result = _run_sync_futures(producer, args, values)
+    finally:
+        producer.close(timeout=10)
+    from kafka.record import crc
+
+    crc_impl = "crc32c package" if crc.CRC32C_ACCELERATED else "pure-Python CRC-32C"
+    return result + ("%s (%s)" % (getattr(kafka, "__version__", "?"), crc_impl),)
+
+
+def run_kafka_python(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+    import kafka
+    from kafka import KafkaProducer
+
+    producer = KafkaProducer(
+        bootstrap_servers=args.bootstrap,
+        acks=1,
+        linger_ms=args.linger_ms,
+        compression_type=None if args.codec == "none" else args.codec,
+        enable_idempotence=False,
+        batch_size=args.batch_size,
+    )
+    try:
+        result = _run_sync_futures(producer, args, values)
+    finally:
+        producer.close(timeout=10)
+    try:
+        import crc32c  # noqa: F401 - kafka-python uses it when present
+
+        crc_impl = "crc32c package"
+    except ImportError:
+        crc_impl = "pure-Python CRC-32C"
+    return result + ("%s (%s)" % (kafka.__version__, crc_impl),)
+
+
+def run_aiokafka(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+    """``fut = await producer.send(...)`` per record, one ``gather`` at the end.
+
+    ``send()`` only appends to the accumulator (it waits only while the
+    accumulator is full) and returns the delivery future; awaiting each
+    future in the loop would wait for every batch to be acknowledged.
+    """
+    import asyncio
+
+    import aiokafka
+    from aiokafka import AIOKafkaProducer
+
+    async def main() -> Tuple[Timer, int, int, Optional[str]]:
+        producer = AIOKafkaProducer(
+            bootstrap_servers=args.bootstrap,
+            acks=1,
+            linger_ms=args.linger_ms,
+            compression_type=None if args.codec == "none" else args.codec,
+            enable_idempotence=False,
+            max_batch_size=args.batch_size,
+        )
+        await producer.start()
+        try:
+            topic = args.topic
+            send = producer.send
+            mask = POOL - 1
+            warm = [await send(topic, values[i & mask]) for i in range(args.warmup)]
+            await asyncio.wait_for(asyncio.gather(*warm), args.timeout)
+            futures: List[Any] = []
+            append = futures.append
+            with Timer() as timer:
+                for i in range(args.records):
+                    append(await send(topic, values[i & mask]))
+                results = await asyncio.wait_for(
+                    asyncio.gather(*futures, return_exceptions=True), args.timeout
+                )
+            ok = failed = 0
+            first = None
+            for result in results:
+                if isinstance(result, BaseException):
+                    failed += 1
+                    first = first or repr(result)
+                else:
+                    ok += 1
+            return timer, ok, failed, first
+        finally:
+            await producer.stop()
+
+    return asyncio.run(main()) + (aiokafka.__version__,)
+
+
+def run_confluent(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+    """produce() with a delivery callback, poll(0) every 1,000 records, flush()."""
+    import confluent_kafka
+
+    version = "%s (librdkafka %s)" % (confluent_kafka.__version__, confluent_kafka.libversion()[0])
+    counts = [0, 0]
+    errors: List[str] = []
+
+    def on_delivery(err: Any, msg: Any) -> None:
+        if err is None:
+            counts[0] += 1
+        else:
+            counts[1] += 1
+            if not errors:
+                errors.append(str(err))
+
+    config = {
+        "bootstrap.servers": args.bootstrap,
+        "acks": 1,
+        "linger.ms": args.linger_ms,
+        "enable.idempotence": False,
+        "compression.type": args.codec,
+        "on_delivery": on_delivery,
+    }
+    if args.confluent_batch_size:
+        config["batch.size"] = args.confluent_batch_size
+    producer = confluent_kafka.Producer(config)
+    topic = args.topic
+    produce = producer.produce
+    poll = producer.poll
+    mask = POOL - 1
+
+    def send_all(count: int) -> None:
+        for i in range(count):
+            value = values[i & mask]
+            try:
+                produce(topic, value, partition=0)
+            except BufferError:  # local queue full (queue.buffering.max.*): serve it and retry
+                while True:
+                    poll(0.005)
+                    try:
+                        produce(topic, value, partition=0)
+                        break
+                    except BufferError:
+                        pass
+            if not i % 1000:
+                poll(0)
+
+    send_all(args.warmup)
+    producer.flush(args.timeout)
+    if counts != [args.warmup, 0]:
+        return Timer(), 0, args.records, "warm-up: %s %s" % (counts, errors), version
+    counts[0] = counts[1] = 0
+    with Timer() as timer:
+        send_all(args.records)
+        left = producer.flush(args.timeout)
+    first = errors[0] if errors else ("%d records still queued after flush" % left if left else None)
+    return timer, counts[0], args.records - counts[0], first, version
+
+
+RUNNERS: Dict[str, Callable[[argparse.Namespace, List[bytes]], Outcome]] = {
+    "ours": run_ours,
+    "kafka-python": run_kafka_python,
+    "aiokafka": run_aiokafka,
+    "confluent": run_confluent,
+}
+
+
+def describe(exc: BaseException) -> str:
+    text = str(exc) or "(no message)"
+    name = type(exc).__name__
+    return text if text.startswith(name) else "%s: %s" % (name, text)
+
+
+def codec_skip_reason(client: str, codec: str) -> Optional[str]:
+    """Why ``client`` cannot compress with ``codec`` in this environment (None if it can)."""
+    if codec == "none":
+        return None
+    if client == "ours":
+        from kafka.record import codecs
+
+        try:
+            codecs.ensure_available(codec)
+        except Exception as exc:
+            return describe(exc)
+        return None
+    if client in ("kafka-python", "aiokafka"):
+        module = __import__("kafka.codec" if client == "kafka-python" else "aiokafka.codec", fromlist=["x"])
+        check = getattr(module, "has_" + codec, None)
+        if check is None or not check():
+            return "%s cannot compress with %s here (library missing)" % (client, codec)
+    return None
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--client", choices=sorted(RUNNERS), required=True)
+    parser.add_argument("--bootstrap", required=True)
+    parser.add_argument("--topic", required=True)
+    parser.add_argument("--records", type=int, required=True)
+    parser.add_argument("--value-size", type=int, required=True)
+    parser.add_argument("--codec", default="none")
+    parser.add_argument("--batch-size", type=int, default=16384)
+    parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")
+    parser.add_argument("--linger-ms", type=int, default=5)
+    parser.add_argument("--warmup", type=int, default=1000)
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for each flush")
+    args = parser.parse_args()
+
+    result: Dict[str, Any] = {
+        "client": args.client,
+        "python": "%s %s" % (platform.python_implementation(), platform.python_version()),
+        "records": args.records,
+        "value_size": args.value_size,
+        "codec": args.codec,
+    }
+    values = make_values(args.value_size)
+    try:
+        skip = codec_skip_reason(args.client, args.codec)
+        if skip:
+            result["skipped"] = skip
+        else:
+            timer, ok, failed, first, version = RUNNERS[args.client](args, values)
+            result.update(
+                version=version,
+                seconds=timer.wall,
+                cpu_seconds=timer.cpu,
+                acked=ok,
+                failed=failed,
+            )
+            if ok != args.records:
+                result["error"] = "%d of %d records acknowledged; %d failed (%s)" % (
+                    ok, args.records, failed, first)
+    except Exception as exc:
+        result["error"] = describe(exc)
+        traceback.print_exc(file=sys.stderr)
+    result["peak_rss_kb"] = peak_rss_kb()
+    sys.stdout.write(json.dumps(result) + "\n")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,387 @@
+"""Producer throughput: kafkawire vs kafka-python, aiokafka and confluent-kafka.
+
+Usage::
+
+    python benchmarks/producer.py                          # full matrix, ~4-5 min on 2 cores
+    python benchmarks/producer.py --sizes 100 --codecs none
+    python benchmarks/producer.py --python pypy3           # our side on PyPy
+    python benchmarks/producer.py --python python3 --python pypy3   # both
+    python benchmarks/producer.py --bootstrap-server HOST:PORT
+
+Each client produces N records (default 300,000 of 100-byte values and
+100,000 of 1 KiB values; ``--records``) to a fresh one-partition topic with
+acks=1, linger 5 ms, idempotence off, uncompressed / lz4 / zstd, against one
+embedded Tansu broker on loopback (``kafka.testing.EmbeddedBroker``, started
+by this script unless ``--bootstrap-server`` is given).  Every client runs in
+a child process of its own (``benchmarks/_producer_child.py``), which sends
+``--warmup`` records first and waits for them, then times sending N records
+until the last one is acknowledged, and reports how many were acknowledged,
+its CPU time and its peak RSS (VmHWM).  A run counts only when all N records
+were acknowledged *and* the broker's high watermark for the topic is N plus
+the warm-up; anything else is reported as an error for that row.  Topics are
+deleted after each run (the broker keeps everything in memory).
+
+Values are text-like (words and numbers, compressing about like log lines),
+cycled from a pool of 1,024 so that the data set stays out of the RSS
+figures; every client gets the same ones.
+
+Each configuration runs ``--repeat`` times (default 3), the clients taking
+turns in a rotating order; the table shows medians.  MB/s counts value bytes
+(10^6 bytes/s), not bytes on the wire.  CPU µs/msg is the child's user+system
+time (all its threads; librdkafka's too) over the timed part, per record; on
+2 cores the broker competes for the same CPUs.
+
+The clients, as configured:
+
+* ours -- ``kafka.producer.KafkaProducer(acks=1, linger_ms=5,
+  compression_type=..., enable_idempotence=False, batch_size=16384)``;
+  ``send()`` per record keeping the futures, then ``flush()``.
+* kafka-python 3.x -- the same call on kafka-python's ``KafkaProducer``, in
+  its own virtual environment ``benchmarks/.venvs/kafka-python[-crc32c]``
+  (it imports as ``kafka`` too).  By default that environment includes the
+  ``crc32c`` package, which kafka-python uses when present, because our side
+  has it (``--kafka-python-extras ''`` for plain kafka-python).
+* aiokafka -- ``AIOKafkaProducer(acks=1, linger_ms=5, compression_type=...,
+  enable_idempotence=False, max_batch_size=16384)`` on the default asyncio
+  loop; ``fut = await producer.send(...)`` per record (that only appends to
+  the accumulator, waiting only while it is full), then one
+  ``asyncio.gather`` of all the delivery futures.
+* confluent-kafka -- ``Producer({"acks": 1, "linger.ms": 5,
+  "enable.idempotence": False, "compression.type": ..., "on_delivery": cb})``,
+  ``produce()`` per record (``poll(0)`` every 1,000 records; on BufferError
+  poll and retry), then ``flush()``; the callback counts deliveries.
+  librdkafka keeps its own batching defaults (batch.size 1,000,000,
+  batch.num.messages 10,000) unless ``--confluent-batch-size`` is given:
+  ``--batch-size`` applies to the other three.  On this broker, with one
+  partition and at most 5 requests in flight, the batch size matters a lot
+  at 1 KiB (every client is bound by request round trips with 16 KiB).
+
+``--python X`` (repeatable) runs our side under interpreter X, in
+``benchmarks/.venvs/ours-<X>`` with whichever of lz4 / zstandard / crc32c
+install there (shared with ``benchmarks/records.py``); a codec that is not
+available to a side is shown as skipped.  The other clients always run on
+CPython.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from typing import Any, Dict, List, Optional
+
+from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
+
+sys.path.insert(0, ROOT)
+
+from kafka.conn.blocking import BlockingConnection  # noqa: E402
+from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
+from kafka.protocol.apis import DELETE_TOPICS  # noqa: E402
+
+CHILD = os.path.join(HERE, "_producer_child.py")
+CLIENTS = ("ours", "kafka-python", "aiokafka", "confluent")
+DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
+
+
+class Side:
+    """One column of the comparison: a client under one interpreter."""
+
+    def __init__(self, label: str, client: str, python: str, env: Dict[str, str], isolated: bool = False) -> None:
+        self.label = label
+        self.client = client
+        self.python = python
+        self.env = env
+        self.isolated = isolated
+        self.info = ""  # "CPython 3.11.7, kafka-python 3.0.12", from the first child
+
+
+def parse_records(spec: Optional[str], sizes: List[int]) -> Dict[int, int]:
+    """``--records``: one count for every size, or ``SIZE:COUNT,...``."""
+    counts = {}
+    given: Dict[int, int] = {}
+    single = None
+    if spec:
+        if ":" in spec:
+            for item in spec.split(","):
+                size, count = item.split(":")
+                given[int(size)] = int(count)
+        else:
+            single = int(spec)
+    for size in sizes:
+        if single is not None:
+            counts[size] = single
+        elif size in given:
+            counts[size] = given[size]
+        elif size in DEFAULT_RECORDS:
+            counts[size] = DEFAULT_RECORDS[size]
+        else:  # about 30-100 MB of values, at most 300k records
+            counts[size] = min(300_000, max(10_000, 100_000 * 1024 // size))
+    return counts
+
+
+def build_sides(args: argparse.Namespace) -> List[Side]:
+    clients = [c.strip() for c in args.clients.split(",") if c.strip()]
+    for client in clients:
+        if client not in CLIENTS:
+            raise SystemExit("unknown client %r (choose from %s)" % (client, ", ".join(CLIENTS)))
+    base_env = dict(os.environ)
+    base_env.pop("PYTHONPATH", None)
+    ours_env = dict(base_env, PYTHONPATH=ROOT)
+    sides = []
+    if "ours" in clients:
+        pythons = args.python or [sys.executable]
+        for python in pythons:
+            if os.path.realpath(shutil.which(python) or python) == os.path.realpath(sys.executable):
+                path = sys.executable
+            else:
+                path = ours_python(python)
+            label = "ours" if len(pythons) == 1 else "ours-" + os.path.basename(python)
+            sides.append(Side(label, "ours", path, ours_env))
+    if "kafka-python" in clients:
+        extras = [e for e in args.kafka_python_extras.split(",") if e]
+        sides.append(Side("kafka-python", "kafka-python", kafka_python_python(extras), base_env, isolated=True))
+    host = cpython_host()
+    for client in ("aiokafka", "confluent"):
+        if client in clients:
+            sides.append(Side(client, client, host, base_env))
+    return sides
+
+
+def describe(exc: BaseException) -> str:
+    text = str(exc) or "(no message)"
+    name = type(exc).__name__
+    return text if text.startswith(name) else "%s: %s" % (name, text)
+
+
+def delete_topic(conn: BlockingConnection, name: str, topic_id: Any) -> None:
+    request = DELETE_TOPICS.Request(
+        topics=[DELETE_TOPICS.Request.DeleteTopicState(name=name, topic_id=topic_id)],
+        topic_names=[name],
+        timeout_ms=30000,
+    )
+    conn.request(DELETE_TOPICS, request)
+
+
+def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
+            args: argparse.Namespace) -> Dict[str, Any]:
+    """Create a topic, run one child, check the broker got everything, delete the topic."""
+    host, port = bootstrap.split(",")[0].rsplit(":", 1)
+    topic = "bench-producer-%s-%d-%s-%s" % (side.client, size, codec, uuid.uuid4().hex[:12])
+    try:
+        with BlockingConnection(host, int(port), timeout=30) as conn:
+            create_topic(conn, topic)
+    except Exception as exc:
+        return {"error": "creating topic %s: %s" % (topic, describe(exc))}
+    cmd = [side.python] + (["-I"] if side.isolated else []) + [CHILD]
+    options = {
+        "--client": side.client, "--bootstrap": bootstrap, "--topic": topic,
+        "--records": records, "--value-size": size, "--codec": codec,
+        "--batch-size": args.batch_size, "--confluent-batch-size": args.confluent_batch_size or 0,
+        "--linger-ms": args.linger_ms,
+        "--warmup": args.warmup, "--timeout": args.timeout,
+    }
+    cmd += [str(x) for item in options.items() for x in item]
+    result: Dict[str, Any]
+    try:
+        proc = subprocess.run(cmd, env=side.env, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                              timeout=args.timeout + 60)
+        lines = proc.stdout.decode(errors="replace").strip().splitlines()
+        try:
+            result = json.loads(lines[-1])
+        except (IndexError, ValueError):
+            tail = proc.stderr.decode(errors="replace").strip().splitlines()[-3:]
+            result = {"error": "child exited %d without a result: %s" % (proc.returncode, " | ".join(tail))}
+    except subprocess.TimeoutExpired:
+        result = {"error": "timed out after %d s" % (args.timeout + 60)}
+    if "skipped" not in result:
+        try:
+            with BlockingConnection(host, int(port), timeout=30) as conn:
+                info = describe_topic(conn, topic)
+                if "error" not in result:
+                    high = fetch(conn, info, 0, 0, max_bytes=1).high_watermark
+                    result["broker_records"] = high
+                    if high != records + args.warmup:
+                        result["error"] = "broker holds %d records, expected %d (+%d warm-up)" % (
+                            high, records, args.warmup)
+                delete_topic(conn, topic, info.topic_id)
+        except Exception as exc:  # keep going; the figures of this run are still flagged
+            result.setdefault("error", "checking topic %s: %s" % (topic, describe(exc)))
+    return result
+
+
+class Row:
+    def __init__(self, side: Side, size: int, codec: str, records: int) -> None:
+        self.side = side
+        self.size = size
+        self.codec = codec
+        self.records = records
+        self.runs: List[Dict[str, Any]] = []
+
+    @property
+    def good(self) -> List[Dict[str, Any]]:
+        return [r for r in self.runs if "seconds" in r and "error" not in r]
+
+    @property
+    def errors(self) -> List[str]:
+        return [r["error"] for r in self.runs if "error" in r]
+
+    @property
+    def skipped(self) -> Optional[str]:
+        return next((r["skipped"] for r in self.runs if "skipped" in r), None)
+
+    def median_rate(self) -> Optional[float]:
+        good = self.good
+        return statistics.median(self.records / r["seconds"] for r in good) if good else None
+
+    def median_cpu_us(self) -> Optional[float]:
+        good = self.good
+        return statistics.median(r["cpu_seconds"] / self.records * 1e6 for r in good) if good else None
+
+    def peak_rss_mb(self) -> Optional[float]:
+        rss = [r["peak_rss_kb"] for r in self.runs if r.get("peak_rss_kb") and "seconds" in r]
+        return max(rss) / 1024.0 if rss else None
+
+
+def fmt(value: Optional[float], pattern: str) -> str:
+    return "-" if value is None else pattern.format(value)
+
+
+def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) -> None:
+    ours = [s for s in sides if s.client == "ours"]
+    ratio_heads = ["%s/x" % s.label for s in ours]
+    head = "%-16s %6s %-5s %12s %8s %10s %8s %5s" % (
+        "client", "value", "codec", "msg/s", "MB/s", "CPU us/msg", "RSS MB", "runs")
+    head += "".join(" %*s" % (max(8, len(h)), h) for h in ratio_heads)
+    print(head)
+    print("-" * len(head))
+    notes = []
+    previous = None
+    for row in rows:
+        if previous is not None and (row.size, row.codec) != previous:
+            print()
+        previous = (row.size, row.codec)
+        rate = row.median_rate()
+        if row.skipped:
+            runs = "skip"
+            notes.append("%s %dB %s skipped: %s" % (row.side.label, row.size, row.codec, row.skipped))
+        else:
+            runs = "%d/%d" % (len(row.good), len(row.runs))
+            if row.errors:
+                runs += "!"
+                for error in sorted(set(row.errors)):
+                    notes.append("ERROR %s %dB %s: %s" % (row.side.label, row.size, row.codec, error))
+        line = "%-16s %6s %-5s %12s %8s %10s %8s %5s" % (
+            row.side.label, row.size, row.codec, fmt(rate, "{:,.0f}"),
+            fmt(rate * row.size / 1e6 if rate else None, "{:.1f}"), fmt(row.median_cpu_us(), "{:.2f}"),
+            fmt(row.peak_rss_mb(), "{:.0f}"), runs)
+        for side, head in zip(ours, ratio_heads):
+            mine = next((r for r in rows if r.side is side and (r.size, r.codec) == (row.size, row.codec)), None)
+            mine_rate = mine.median_rate() if mine else None
+            ratio = "%.2fx" % (mine_rate / rate) if mine_rate and rate and row.side is not side else "-"
+            line += " %*s" % (max(8, len(head)), ratio)
+        print(line)
+    print()
+    print("msg/s, MB/s (values only) and CPU us/msg: medians; RSS: the largest peak of the runs; "
+          "runs: complete runs / runs; <ours>/x: our msg/s divided by the row's")
+    if notes:
+        print()
+        for note in notes:
+            print(note)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--bootstrap-server", default=None,
+                        help="use this broker (host:port) instead of starting an embedded one")
+    parser.add_argument("--clients", default=",".join(CLIENTS))
+    parser.add_argument("--sizes", default="100,1024", help="value sizes in bytes")
+    parser.add_argument("--codecs", default="none,lz4,zstd")
+    parser.add_argument("--records", default=None,
+                        help="records per run: N, or SIZE:N,... (default 100:300000,1024:100000)")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per client and configuration")
+    parser.add_argument("--warmup", type=int, default=1000, help="records sent (and awaited) before timing")
+    parser.add_argument("--batch-size", type=int, default=16384,
+                        help="batch_size of ours and kafka-python, max_batch_size of aiokafka")
+    parser.add_argument("--confluent-batch-size", type=int, default=None,
+                        help="librdkafka batch.size for confluent-kafka (default: librdkafka's, 1,000,000)")
+    parser.add_argument("--linger-ms", type=int, default=5)
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for each child's flush")
+    parser.add_argument("--python", action="append", default=[],
+                        help="interpreter for our side (e.g. pypy3); repeat to compare several")
+    parser.add_argument("--kafka-python-extras", default="crc32c",
+                        help="packages added to kafka-python's environment (default crc32c; '' for none)")
+    parser.add_argument("--json", default=None, help="also write every run's result to this file")
+    args = parser.parse_args()
+
+    sizes = [int(s) for s in args.sizes.split(",")]
+    codecs = [c.strip() for c in args.codecs.split(",") if c.strip()]
+    counts = parse_records(args.records, sizes)
+    sides = build_sides(args)
+
+    broker = None
+    if args.bootstrap_server:
+        bootstrap = args.bootstrap_server
+    else:
+        from kafka.testing import EmbeddedBroker
+
+        broker = EmbeddedBroker().start()
+        bootstrap = broker.bootstrap_servers
+    rows: List[Row] = []
+    total = len(sizes) * len(codecs) * len(sides) * args.repeat
+    done = 0
+    started = time.monotonic()
+    try:
+        for size in sizes:
+            for codec in codecs:
+                group = [Row(side, size, codec, counts[size]) for side in sides]
+                rows.extend(group)
+                for rep in range(args.repeat):
+                    shift = rep % len(group)
+                    for row in group[shift:] + group[:shift]:  # alternate who goes first
+                        if row.skipped:
+                            continue
+                        result = one_run(row.side, bootstrap, size, codec, row.records, args)
+                        row.runs.append(result)
+                        if not row.side.info and "version" in result:
+                            row.side.info = "%s, %s %s" % (result.get("python"), row.side.client, result["version"])
+                        done += 1
+                        if "seconds" in result:
+                            status = "{:,.0f} msg/s".format(row.records / result["seconds"])
+                        else:
+                            status = "skipped" if "skipped" in result else ""
+                        if "error" in result:
+                            status += " ERROR: " + result["error"]
+                        print("[%d/%d %3.0fs] %-14s %5dB %-5s run %d: %s" % (
+                            done, total, time.monotonic() - started, row.side.label, size, codec, rep + 1,
+                            status), file=sys.stderr, flush=True)
+    finally:
+        if broker is not None:
+            broker.stop()
+
+    print()
+    print("producer throughput: acks=1, linger %d ms, no idempotence, one partition, batch size %d "
+          "(librdkafka: %s); median of %d runs; broker %s" % (
+              args.linger_ms, args.batch_size,
+              "batch.size %d" % args.confluent_batch_size if args.confluent_batch_size else "its defaults",
+              args.repeat,
+              args.bootstrap_server or "embedded Tansu on loopback"))
+    print("records per run: %s (+%d warm-up)" % (
+        ", ".join("%d x %d B" % (counts[s], s) for s in sizes), args.warmup))
+    for side in sides:
+        print("  %-14s %s" % (side.label, side.info or side.python))
+    print()
+    print_table(rows, sides, args)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump([{"client": r.side.label, "value_size": r.size, "codec": r.codec, "records": r.records,
+                        "runs": r.runs} for r in rows], f, indent=1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,376 @@
+"""Fetching records for the assigned partitions, pipelined.
+
+:class:`Fetcher` keeps at most one Fetch request in flight per leader. Its
+responses are queued as :class:`CompletedFetch` objects and turned into
+:class:`ConsumerRecord` values only when the application asks for records;
+as soon as a partition's buffered data is handed out, the next fetch for it
+is sent, so the broker works while the application processes.
+
+Positions advance past every record handed out and past control batches. In
+``read_committed`` mode the records of aborted transactions are dropped,
+using the aborted-transaction list each Fetch response carries.
+"""
+
+from __future__ import annotations
+
+import heapq
+import logging
+import time
+from collections import deque
+from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
+
+from kafka import errors
+from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState
+from kafka.future import Future
+from kafka.protocol.apis import FETCH, LIST_OFFSETS
+from kafka.record import MemoryRecords
+from kafka.record.record import ControlRecordType
+from kafka.structs import OffsetAndTimestamp, TopicPartition
+
+log = logging.getLogger(__name__)
+
+READ_UNCOMMITTED, READ_COMMITTED = 0, 1
+EARLIEST_TIMESTAMP, LATEST_TIMESTAMP = -2, -1
+
+_REFRESH_CODES = {3, 5, 6, 56, 74, 75, 76}  # unknown topic, no leader, not leader, storage, fenced/unknown epoch
+_OUT_OF_RANGE = 1
+
+
+class ConsumerRecord(NamedTuple):
+    """A record as the consumer returns it."""
+
+    topic: str
+    partition: int
+    leader_epoch: int
+    offset: int
+    timestamp: int
+    timestamp_type: int
+    key: Any
+    value: Any
+    headers: List[Tuple[str, Optional[bytes]]]
+    checksum: Optional[int]
+    serialized_key_size: int
+    serialized_value_size: int
+    serialized_header_size: int
+
+
+_new_record = tuple.__new__
+
+
+class CompletedFetch:
+    """One partition's part of a Fetch response, consumed record by record."""
+
+    __slots__ = ("tp", "fetch_offset", "records", "high_watermark", "last_stable_offset", "log_start_offset",
+                 "aborted", "error_code", "_iterator", "assignment_version")
+
+    def __init__(self, tp: TopicPartition, fetch_offset: int, records: bytes, high_watermark: int,
+                 last_stable_offset: int, log_start_offset: int, aborted: List[Tuple[int, int]], error_code: int,
+                 assignment_version: int) -> None:
+        self.tp = tp
+        self.fetch_offset = fetch_offset
+        self.records = records
+        self.high_watermark = high_watermark
+        self.last_stable_offset = last_stable_offset
+        self.log_start_offset = log_start_offset
+        self.aborted = aborted
+        self.error_code = error_code
+        self._iterator: Optional[Iterator[Any]] = None
+        self.assignment_version = assignment_version
+
+
+class Fetcher:
+    """Sends Fetch and ListOffsets requests and turns responses into records."""
+
+    def __init__(self, client: Any, subscription: SubscriptionState, *, key_deserializer: Optional[Callable] = None,
+                 value_deserializer: Optional[Callable] = None, fetch_min_bytes: int = 1,
+                 fetch_max_wait_ms: int = 500, fetch_max_bytes: int = 52428800,
+                 max_partition_fetch_bytes: int = 1048576, max_poll_records: int = 500, check_crcs: bool = True,
+                 isolation_level: str = "read_uncommitted", request_timeout_ms: int = 30000) -> None:
+        self.client = client
+        self.subscription = subscription
+        self.key_deserializer = key_deserializer
+        self.value_deserializer = value_deserializer
+        self.fetch_min_bytes = fetch_min_bytes
+        self.fetch_max_wait_ms = fetch_max_wait_ms
+        self.fetch_max_bytes = fetch_max_bytes
+        self.max_partition_fetch_bytes = max_partition_fetch_bytes
+        self.max_poll_records = max_poll_records
+        self.check_crcs = check_crcs
+        if isolation_level not in ("read_uncommitted", "read_committed"):
+            raise errors.KafkaConfigurationError("isolation_level must be 'read_uncommitted' or 'read_committed'")
+        self.isolation = READ_COMMITTED if isolation_level == "read_committed" else READ_UNCOMMITTED
+        self.request_timeout_ms = request_timeout_ms
+        self._completed: Deque[CompletedFetch] = deque()
+        self._current: Optional[CompletedFetch] = None
+        self._in_flight: Dict[int, Future] = {}  # node -> fetch future
+        self._pending_error: Optional[BaseException] = None
+
+    # -- sending -------------------------------------------------------------------------
+
+    def _buffered(self) -> Set[TopicPartition]:
+        parts = {c.tp for c in self._completed}
+        if self._current is not None:
+            parts.add(self._current.tp)
+        return parts
+
+    def send_fetches(self) -> int:
+        """Send a Fetch to every leader of fetchable partitions with nothing buffered or in flight."""
+        cluster = self.client.cluster
+        buffered = self._buffered()
+        by_node: Dict[int, List[TopicPartition]] = {}
+        for tp in self.subscription.fetchable_partitions():
+            if tp in buffered:
+                continue
+            leader = cluster.leader_for_partition(tp)
+            if leader is None or leader < 0:
+                self.client.add_topic(tp.topic)
+                cluster.request_update()
+                continue
+            if leader in self._in_flight:
+                continue
+            by_node.setdefault(leader, []).append(tp)
+        sent = 0
+        for node, partitions in by_node.items():
+            if not self.client.ready(node):
+                continue
+            request, offsets = self._fetch_request(partitions)
+            future = self.client.send(node, request, api=FETCH)
+            version = self.subscription.assignment_version
+            future.add_callback(self._on_fetch, node, offsets, version)
+            future.add_errback(self._on_fetch_error, node)
+            self._in_flight[node] = future
+            sent += 1
+        return sent
+
+    def _fetch_request(self, partitions: List[TopicPartition]) -> Tuple[Any, Dict[TopicPartition, int]]:
+        cluster = self.client.cluster
+        by_topic: Dict[str, List[Any]] = {}
+        offsets: Dict[TopicPartition, int] = {}
+        for tp in partitions:
+            state = self.subscription.state(tp)
+            offsets[tp] = state.position  # type: ignore[assignment]
+            by_topic.setdefault(tp.topic, []).append(FETCH.Request.FetchTopic.FetchPartition(
+                partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
+                fetch_offset=state.position, partition_max_bytes=self.max_partition_fetch_bytes))
+        request = FETCH.Request(
+            replica_id=-1, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
+            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation,
+            topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=cluster.topic_id(topic), partitions=parts)
+                    for topic, parts in by_topic.items()])
+        return request, offsets
+
+    def _on_fetch(self, node: int, offsets: Dict[TopicPartition, int], version: int, response: Any) -> None:
+        self._in_flight.pop(node, None)
+        if response.error_code:
+            log.debug("fetch from node %s failed: error %d", node, response.error_code)
+            self.client.cluster.request_update()
+            return
+        names = {}
+        for tp in offsets:
+            tid = self.client.cluster.topic_id(tp.topic)
+            if tid is not None:
+                names[tid] = tp.topic
+        for topic_response in response.responses:
+            topic = topic_response.topic or names.get(topic_response.topic_id)
+            for part in topic_response.partitions:
+                tp = TopicPartition(topic, part.partition_index)
+                if tp not in offsets:
+                    continue
+                aborted = [(a.producer_id, a.first_offset) for a in part.aborted_transactions or ()]
+                self._completed.append(CompletedFetch(
+                    tp, offsets[tp], part.records or b"", part.high_watermark, part.last_stable_offset,
+                    part.log_start_offset, aborted, part.error_code, version))
+
+    def _on_fetch_error(self, node: int, exc: BaseException) -> None:
+        self._in_flight.pop(node, None)
+        log.debug("fetch from node %s failed: %s", node, exc)
+        self.client.cluster.request_update()
+
+    def in_flight(self) -> bool:
+        """Whether any fetch awaits its response."""
+        return bool(self._in_flight)
+
+    def has_buffered(self) -> bool:
+        """Whether records may be returned without network I/O."""
+        return bool(self._completed) or self._current is not None
+
+    # -- returning records ---------------------------------------------------------------
+
+    def fetched_records(self, max_records: Optional[int] = None) -> Dict[TopicPartition, List[ConsumerRecord]]:
+        """Up to ``max_records`` buffered records, by partition, advancing positions."""
+        if self._pending_error is not None:
+            error, self._pending_error = self._pending_error, None
+            raise error
+        limit = max_records or self.max_poll_records
+        out: Dict[TopicPartition, List[ConsumerRecord]] = {}
+        while limit > 0:
+            current = self._current
+            if current is None:
+                if not self._completed:
+                    break
+                current = self._completed.popleft()
+                if not self._start(current):
+                    continue
+                self._current = current
+            taken = self._take(current, limit)
+            if taken:
+                out.setdefault(current.tp, []).extend(taken)
+                limit -= len(taken)
+            else:
+                self._current = None
+        return out
+
+    def _start(self, fetch: CompletedFetch) -> bool:
+        """Check a completed fetch before records are taken from it; False to drop it."""
+        sub = self.subscription
+        tp = fetch.tp
+        if fetch.assignment_version != sub.assignment_version and not sub.is_assigned(tp):
+            return False
+        if not sub.is_assigned(tp):
+            return False
+        state = sub.state(tp)
+        if state.paused or state.position != fetch.fetch_offset:
+            return False  # paused or sought elsewhere meanwhile
+        code = fetch.error_code
+        if code:
+            if code == _OUT_OF_RANGE:
+                log.info("offset %d out of range for %s-%d; resetting", fetch.fetch_offset, tp[0], tp[1])
+                try:
+                    sub.request_reset(tp)
+                except errors.KafkaError as exc:
+                    self._pending_error = exc
+            elif code in _REFRESH_CODES:
+                self.client.cluster.request_update()
+            else:
+                cls = errors.for_code(code)
+                self._pending_error = cls("fetching %s-%d" % tuple(tp))  # type: ignore[misc]
+            return False
+        if fetch.high_watermark >= 0:
+            state.highwater = fetch.high_watermark
+        if fetch.last_stable_offset >= 0:
+            state.last_stable_offset = fetch.last_stable_offset
+        if fetch.log_start_offset >= 0:
+            state.log_start_offset = fetch.log_start_offset
+        fetch._iterator = self._records(fetch, state)
+        return True
+
+    def _take(self, fetch: CompletedFetch, limit: int) -> List[ConsumerRecord]:
+        iterator = fetch._iterator
+        assert iterator is not None
+        out: List[ConsumerRecord] = []
+        append = out.append
+        try:
+            for _ in range(limit):
+                append(next(iterator))
+        except StopIteration:
+            pass
+        return out
+
+    def _records(self, fetch: CompletedFetch, state: Any) -> Iterator[ConsumerRecord]:
+        """Records of ``fetch`` at or after the position; updates ``state.position`` as it goes."""
+        topic, partition = fetch.tp
+        key_des = self.key_deserializer
+        value_des = self.value_deserializer
+        read_committed = self.isolation == READ_COMMITTED
+        aborted_heap = list((first, pid) for pid, first in fetch.aborted) if read_committed else []
+        heapq.heapify(aborted_heap)
+        aborted_pids: Set[int] = set()
+        records = MemoryRecords(fetch.records, check_crcs=self.check_crcs)
+        position = state.position
+        for batch in records:
+            next_offset = batch.next_offset
+            if next_offset <= position:
+                continue
+            if batch.is_control_batch:
+                if read_committed:
+                    for control in batch:
+                        if control.control_type == ControlRecordType.ABORT:
+                            aborted_pids.discard(batch.producer_id)
+                state.position = position = next_offset
+                continue
+            if read_committed and batch.is_transactional:
+                while aborted_heap and aborted_heap[0][0] <= batch.last_offset:
+                    aborted_pids.add(heapq.heappop(aborted_heap)[1])
+                if batch.producer_id in aborted_pids:
+                    state.position = position = next_offset
+                    continue
+            epoch = getattr(batch, "partition_leader_epoch", -1)
+            for record in batch:
+                offset = record[0]
+                if offset < position:
+                    continue
+                key = record[3]
+                value = record[4]
+                key_size = len(key) if key is not None else -1
+                value_size = len(value) if value is not None else -1
+                if key_des is not None and key is not None:
+                    key = key_des(key)
+                if value_des is not None and value is not None:
+                    value = value_des(value)
+                state.position = position = offset + 1
+                yield _new_record(ConsumerRecord, (topic, partition, epoch, offset, record[1], record[2], key, value,
+                                                   record[5], None, key_size, value_size, -1))
+            if next_offset > position:
+                state.position = position = next_offset
+        if records.has_partial and position == fetch.fetch_offset:
+            raise errors.RecordTooLargeError(
+                "a record batch of %s-%d at offset %d is larger than max_partition_fetch_bytes (%d)"
+                % (topic, partition, position, self.max_partition_fetch_bytes))
+
+    # -- offsets lookups -------------------------------------------------------------------
+
+    def reset_offsets(self, timeout_ms: float) -> None:
+        """Look up positions for partitions awaiting a reset (earliest/latest)."""
+        needed = self.subscription.partitions_needing_reset()
+        if not needed:
+            return
+        timestamps = {tp: EARLIEST_TIMESTAMP if s == EARLIEST else LATEST_TIMESTAMP for tp, s in needed.items()}
+        found = self.list_offsets(timestamps, timeout_ms)
+        for tp, result in found.items():
+            if self.subscription.is_assigned(tp) and tp in needed:
+                self.subscription.seek(tp, result.offset)
+
+    def list_offsets(self, timestamps: Dict[TopicPartition, int], timeout_ms: float) -> Dict[TopicPartition, OffsetAndTimestamp]:
+        """ListOffsets by leader: ``{tp: timestamp or -2/-1}`` → offsets (None entries omitted)."""
+        items = list(timestamps.items())
+        R = LIST_OFFSETS.Request
+
+        def build(node: int, version: int, parts: List[Tuple[TopicPartition, int]]) -> Any:
+            by_topic: Dict[str, List[Any]] = {}
+            for tp, ts in parts:
+                by_topic.setdefault(tp.topic, []).append(R.ListOffsetsTopic.ListOffsetsPartition(
+                    partition_index=tp.partition, timestamp=ts,
+                    current_leader_epoch=self.client.cluster.leader_epoch_for_partition(tp)))
+            return R(replica_id=-1, isolation_level=self.isolation,
+                     topics=[R.ListOffsetsTopic(name=t, partitions=ps) for t, ps in by_topic.items()])
+
+        def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
+            return {(t.name, p.partition_index): (p.error_code, OffsetAndTimestamp(p.offset, p.timestamp,
+                                                                                   p.leader_epoch))
+                    for t in response.topics for p in t.partitions}
+
+        outcomes = self.client.dispatch_by_leader(LIST_OFFSETS, items, build, parse, timeout_ms=timeout_ms)
+        found: Dict[TopicPartition, OffsetAndTimestamp] = {}
+        for (tp, _ts), outcome in zip(items, outcomes):
+            if outcome.error is not None:
+                raise outcome.error
+            if outcome.value is not None and outcome.value.offset >= 0:
+                found[tp] = outcome.value
+        return found
+
+    def clear_buffered(self, partitions: Optional[Set[TopicPartition]] = None) -> None:
+        """Drop buffered data (all, or of ``partitions``) after a seek or a reassignment."""
+        if partitions is None:
+            self._completed.clear()
+            self._current = None
+            return
+        self._completed = deque(c for c in self._completed if c.tp not in partitions)
+        if self._current is not None and self._current.tp in partitions:
+            self._current = None
+
+    def wait_deadline(self) -> float:
+        """How long a poll may block waiting for fetch responses (seconds)."""
+        return self.fetch_max_wait_ms / 1000.0 + 0.05
+
+    def _now(self) -> float:  # pragma: no cover - kept for symmetry with the producer
+        return time.monotonic()

@@ -1,0 +1,402 @@
+"""KafkaConsumer: reads records from assigned or subscribed partitions.
+
+The application thread drives everything from :meth:`KafkaConsumer.poll`
+(or iteration): group membership (through the group coordinator, whose
+heartbeats run on a thread of their own), position lookups, and fetching.
+Fetches are pipelined: when ``poll`` hands out buffered records it first
+sends the next fetch, so the broker is already working while the
+application processes them.
+"""
+
+from __future__ import annotations
+
+import copy
+import logging
+import time
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
+
+from kafka import errors
+from kafka.client import KafkaClient
+from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
+from kafka.consumer.fetcher import ConsumerRecord, Fetcher, EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
+from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
+from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
+
+log = logging.getLogger(__name__)
+
+DEFAULT_CONFIG: Dict[str, Any] = {
+    "group_id": None,
+    "key_deserializer": None,
+    "value_deserializer": None,
+    "fetch_min_bytes": 1,
+    "fetch_max_wait_ms": 500,
+    "fetch_max_bytes": 52428800,
+    "max_partition_fetch_bytes": 1 * 1024 * 1024,
+    "auto_offset_reset": "latest",
+    "enable_auto_commit": True,
+    "auto_commit_interval_ms": 5000,
+    "default_offset_commit_callback": None,
+    "check_crcs": True,
+    "partition_assignment_strategy": ("range", "roundrobin"),
+    "heartbeat_interval_ms": 3000,
+    "session_timeout_ms": 45000,
+    "max_poll_records": 500,
+    "max_poll_interval_ms": 300000,
+    "consumer_timeout_ms": float("inf"),
+    "isolation_level": "read_uncommitted",
+    "exclude_internal_topics": True,
+    "group_instance_id": None,
+    "group_protocol": "classic",
+}
+DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
+DEFAULT_CONFIG["request_timeout_ms"] = 305000
+
+#: Option names of kafka-python 0.9's KafkaConsumer, and what they became.
+OLD_OPTION_NAMES = {
+    "auto_commit_enable": "enable_auto_commit",
+    "fetch_message_max_bytes": "max_partition_fetch_bytes",
+    "fetch_wait_max_ms": "fetch_max_wait_ms",
+    "socket_timeout_ms": "request_timeout_ms",
+    "refresh_leader_backoff_ms": "retry_backoff_ms",
+}
+#: 0.9 options that still have a meaning but no modern counterpart.
+OLD_ONLY_OPTIONS = {"deserializer_class": None, "auto_commit_interval_messages": None}
+
+
+class KafkaConsumer:
+    """Consumes records from Kafka topics.
+
+    ``KafkaConsumer(*topics, **configs)``: topics given here are subscribed
+    (a ``group_id`` makes the group assign partitions; without one every
+    partition of the topics is read). Configuration names follow
+    kafka-python (see ``DEFAULT_CONFIG``); the option names of kafka-python
+    0.9's consumer are accepted too.
+    """
+
+    def __init__(self, *topics: str, **configs: Any) -> None:
+        configs = self._translate(configs)
+        unknown = set(configs) - set(DEFAULT_CONFIG)
+        if unknown:
+            raise errors.KafkaConfigurationError("unknown consumer configuration: %s" % ", ".join(sorted(unknown)))
+        self.config = copy.copy(DEFAULT_CONFIG)
+        self.config.update(configs)
+        if self.config["group_protocol"] not in ("classic", "consumer"):
+            raise errors.KafkaConfigurationError("group_protocol must be 'classic' or 'consumer'")
+        client_config = {k: self.config[k] for k in CLIENT_CONFIG}
+        self._client = KafkaClient(**client_config)
+        self._subscription = SubscriptionState(reset_strategy(self.config["auto_offset_reset"]))
+        self._fetcher = Fetcher(
+            self._client, self._subscription, key_deserializer=self.config["key_deserializer"],
+            value_deserializer=self.config["value_deserializer"], fetch_min_bytes=self.config["fetch_min_bytes"],
+            fetch_max_wait_ms=self.config["fetch_max_wait_ms"], fetch_max_bytes=self.config["fetch_max_bytes"],
+            max_partition_fetch_bytes=self.config["max_partition_fetch_bytes"],
+            max_poll_records=self.config["max_poll_records"], check_crcs=self.config["check_crcs"],
+            isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"])
+        self._coordinator: Any = None
+        if self.config["group_id"] is not None:
+            self._coordinator = self._make_coordinator()
+        self._closed = False
+        self._iterator: Optional[Iterator[ConsumerRecord]] = None
+        self._deadline: Optional[float] = None
+        if topics:
+            self.subscribe(topics)
+
+    @staticmethod
+    def _translate(configs: Dict[str, Any]) -> Dict[str, Any]:
+        out = {}
+        for key, value in configs.items():
+            if key in OLD_ONLY_OPTIONS:
+                continue
+            out[OLD_OPTION_NAMES.get(key, key)] = value
+        if "socket_timeout_ms" in configs and "request_timeout_ms" not in configs:
+            out["request_timeout_ms"] = max(configs["socket_timeout_ms"], 1000)
+        return out
+
+    def _make_coordinator(self) -> Any:
+        from kafka.consumer.group.coordinator import ConsumerCoordinator
+
+        keys = ("group_instance_id", "session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms",
+                "retry_backoff_ms", "enable_auto_commit", "auto_commit_interval_ms",
+                "default_offset_commit_callback", "partition_assignment_strategy", "group_protocol",
+                "exclude_internal_topics", "request_timeout_ms")
+        return ConsumerCoordinator(self._client, self._subscription, group_id=self.config["group_id"],
+                                   **{k: self.config[k] for k in keys})
+
+    def __repr__(self) -> str:
+        return "<KafkaConsumer group_id=%r>" % (self.config["group_id"],)
+
+    # -- subscription and assignment ---------------------------------------------------------
+
+    def subscribe(self, topics: Iterable[str] = (), pattern: Optional[str] = None, listener: Any = None) -> None:
+        """Subscribe to ``topics`` or a regex ``pattern``; the group assigns partitions."""
+        self._check_open()
+        if isinstance(topics, str):
+            topics = [topics]
+        self._subscription.subscribe(topics, pattern, listener)
+        if pattern:
+            self._client.track_all_topics()
+        else:
+            self._client.set_topics(self._subscription.subscription or ())
+        if self._coordinator is None:
+            # No group: read every partition of the subscribed topics.
+            self._assign_all_partitions()
+
+    def _assign_all_partitions(self) -> None:
+        self._client.ensure_topics(sorted(self._subscription.subscription or ()),
+                                   timeout_ms=self.config["request_timeout_ms"])
+        partitions = [TopicPartition(t, p) for t in sorted(self._subscription.subscription or ())
+                      for p in sorted(self._client.cluster.partitions_for_topic(t) or ())]
+        self._subscription.assign_from_subscribed(partitions)
+
+    def unsubscribe(self) -> None:
+        """Stop consuming subscribed topics (and leave the group's assignment)."""
+        self._subscription.unsubscribe()
+        self._fetcher.clear_buffered()
+
+    def subscription(self) -> Set[str]:
+        """The subscribed topics."""
+        return set(self._subscription.subscription or ())
+
+    def assign(self, partitions: Iterable[TopicPartition]) -> None:
+        """Read exactly ``partitions`` (no group rebalancing)."""
+        self._check_open()
+        partitions = [TopicPartition(*tp) for tp in partitions]
+        self._subscription.assign_from_user(partitions)
+        self._fetcher.clear_buffered()
+        self._client.set_topics({tp.topic for tp in partitions})
+
+    def assignment(self) -> Set[TopicPartition]:
+        """The partitions currently assigned."""
+        return self._subscription.assigned_partitions()
+
+    # -- polling --------------------------------------------------------------------------
+
+    def poll(self, timeout_ms: float = 0, max_records: Optional[int] = None,
+             update_offsets: bool = True) -> Dict[TopicPartition, List[ConsumerRecord]]:
+        """Records fetched for the assigned partitions, waiting up to ``timeout_ms``."""
+        self._check_open()
+        if not self._subscription.subscribed and not self._subscription.user_assignment:
+            raise errors.IllegalStateError("subscribe() or assign() before poll()")
+        deadline = time.monotonic() + timeout_ms / 1000.0
+        fetcher = self._fetcher
+        while True:
+            remaining_ms = max((deadline - time.monotonic()) * 1000.0, 0.0)
+            if self._coordinator is not None:
+                self._coordinator.poll(remaining_ms)
+            if self._need_positions():
+                self._update_positions(max(remaining_ms, 100.0))
+            records = fetcher.fetched_records(max_records)
+            if records:
+                # Pipelining: the next fetch leaves before the records are processed.
+                if fetcher.send_fetches():
+                    self._client.poll(timeout_ms=0)
+                return records
+            fetcher.send_fetches()
+            remaining_ms = max((deadline - time.monotonic()) * 1000.0, 0.0)
+            self._client.poll(timeout_ms=min(remaining_ms, fetcher.wait_deadline() * 1000.0))
+            if fetcher.has_buffered():
+                continue
+            if time.monotonic() >= deadline:
+                return {}
+
+    def _need_positions(self) -> bool:
+        sub = self._subscription
+        return bool(sub.partitions_without_position() or sub.partitions_needing_reset())
+
+    def _update_positions(self, timeout_ms: float) -> None:
+        missing = self._subscription.partitions_without_position()
+        if missing:
+            if self._coordinator is not None:
+                self._coordinator.refresh_committed_offsets(missing, timeout_ms)
+            else:
+                for tp in missing:
+                    self._subscription.request_reset(tp)
+        self._fetcher.reset_offsets(timeout_ms)
+
+    def __iter__(self) -> "KafkaConsumer":
+        return self
+
+    def __next__(self) -> ConsumerRecord:
+        if self._iterator is None:
+            self._iterator = self._message_generator()
+        try:
+            return next(self._iterator)
+        except StopIteration:
+            self._iterator = None
+            raise
+
+    def _message_generator(self) -> Iterator[ConsumerRecord]:
+        timeout = self.config["consumer_timeout_ms"]
+        last_record = time.monotonic()
+        while not self._closed:
+            wait_ms = min(self.config["fetch_max_wait_ms"],
+                          (last_record + timeout / 1000.0 - time.monotonic()) * 1000.0
+                          if timeout != float("inf") else 1000.0)
+            batches = self.poll(timeout_ms=max(wait_ms, 0.0))
+            if batches:
+                last_record = time.monotonic()
+                for records in batches.values():
+                    for record in records:
+                        yield record
+            elif timeout != float("inf") and time.monotonic() - last_record >= timeout / 1000.0:
+                return
+
+    # -- positions ----------------------------------------------------------------------------
+
+    def seek(self, partition: TopicPartition, offset: int) -> None:
+        """Read ``partition`` from ``offset`` at the next poll."""
+        self._subscription.seek(TopicPartition(*partition), offset)
+        self._fetcher.clear_buffered({TopicPartition(*partition)})
+
+    def _targets(self, partitions: Iterable[TopicPartition]) -> List[TopicPartition]:
+        targets = [TopicPartition(*tp) for tp in partitions] or sorted(self._subscription.assigned_partitions())
+        for tp in targets:
+            self._subscription.state(tp)  # raises if not assigned
+        return targets
+
+    def seek_to_beginning(self, *partitions: TopicPartition) -> None:
+        """Read the given (default: all assigned) partitions from their earliest offset."""
+        targets = self._targets(partitions)
+        for tp in targets:
+            self._subscription.request_reset(tp, EARLIEST)
+        self._fetcher.clear_buffered(set(targets))
+
+    def seek_to_end(self, *partitions: TopicPartition) -> None:
+        """Read the given (default: all assigned) partitions from their end."""
+        targets = self._targets(partitions)
+        for tp in targets:
+            self._subscription.request_reset(tp, LATEST)
+        self._fetcher.clear_buffered(set(targets))
+
+    def position(self, partition: TopicPartition, timeout_ms: Optional[float] = None) -> int:
+        """The offset of the next record to be returned for ``partition``."""
+        tp = TopicPartition(*partition)
+        state = self._subscription.state(tp)
+        deadline = time.monotonic() + (timeout_ms if timeout_ms is not None else
+                                       self.config["request_timeout_ms"]) / 1000.0
+        while not state.has_valid_position:
+            left = (deadline - time.monotonic()) * 1000.0
+            if left <= 0:
+                raise errors.KafkaTimeoutError("no position for %s-%d within the timeout" % tp)
+            self._update_positions(left)
+        return state.position  # type: ignore[return-value]
+
+    def highwater(self, partition: TopicPartition) -> Optional[int]:
+        """The high watermark last seen for ``partition`` (None before a fetch returned)."""
+        return self._subscription.state(TopicPartition(*partition)).highwater
+
+    def pause(self, *partitions: TopicPartition) -> None:
+        """Stop returning records of ``partitions`` until resumed."""
+        for tp in partitions:
+            self._subscription.pause(TopicPartition(*tp))
+        self._fetcher.clear_buffered({TopicPartition(*tp) for tp in partitions})
+
+    def resume(self, *partitions: TopicPartition) -> None:
+        """Return records of ``partitions`` again."""
+        for tp in partitions:
+            self._subscription.resume(TopicPartition(*tp))
+
+    def paused(self) -> Set[TopicPartition]:
+        """The paused partitions."""
+        return self._subscription.paused_partitions()
+
+    # -- committing ------------------------------------------------------------------------------
+
+    def _group(self) -> Any:
+        if self._coordinator is None:
+            raise errors.IllegalStateError("committing offsets needs a group_id")
+        return self._coordinator
+
+    def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None, timeout_ms: Optional[float] = None) -> None:
+        """Commit ``offsets`` (default: the current positions) and wait."""
+        offsets = self._offsets_to_commit(offsets)
+        self._group().commit_offsets_sync(offsets, timeout_ms or self.config["request_timeout_ms"])
+
+    def commit_async(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
+                     callback: Optional[Callable[..., Any]] = None) -> Any:
+        """Commit without waiting; ``callback(offsets, exception)`` when done."""
+        offsets = self._offsets_to_commit(offsets)
+        return self._group().commit_offsets_async(offsets, callback)
+
+    def _offsets_to_commit(self, offsets: Optional[Dict[TopicPartition, Any]]) -> Dict[TopicPartition, OffsetAndMetadata]:
+        if offsets is None:
+            return self._subscription.all_consumed()
+        return {TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(int(o), "")
+                for tp, o in offsets.items()}
+
+    def committed(self, partition: TopicPartition, metadata: bool = False) -> Any:
+        """The last committed offset of ``partition`` for the group (None if none)."""
+        result = self._group().fetch_committed_offsets([TopicPartition(*partition)],
+                                                       self.config["request_timeout_ms"])
+        found = result.get(TopicPartition(*partition))
+        if found is None:
+            return None
+        return found if metadata else found.offset
+
+    # -- metadata and offsets lookups -------------------------------------------------------------
+
+    def topics(self) -> Set[str]:
+        """Topics the cluster has (the internal ones excluded unless configured otherwise)."""
+        self._client.track_all_topics()
+        self._client.refresh_metadata(self.config["request_timeout_ms"])
+        return self._client.cluster.topics(self.config["exclude_internal_topics"])
+
+    def partitions_for_topic(self, topic: str) -> Optional[Set[int]]:
+        """Partition numbers of ``topic`` (None if unknown)."""
+        self._client.ensure_topics([topic], timeout_ms=self.config["request_timeout_ms"])
+        return self._client.cluster.partitions_for_topic(topic)
+
+    def beginning_offsets(self, partitions: Iterable[TopicPartition],
+                          timeout_ms: Optional[float] = None) -> Dict[TopicPartition, int]:
+        """Earliest offset of each partition."""
+        return self._offsets_at(partitions, EARLIEST_TIMESTAMP, timeout_ms)
+
+    def end_offsets(self, partitions: Iterable[TopicPartition],
+                    timeout_ms: Optional[float] = None) -> Dict[TopicPartition, int]:
+        """Offset after the last record (the high watermark, or the LSO with read_committed)."""
+        return self._offsets_at(partitions, LATEST_TIMESTAMP, timeout_ms)
+
+    def _offsets_at(self, partitions: Iterable[TopicPartition], timestamp: int,
+                    timeout_ms: Optional[float]) -> Dict[TopicPartition, int]:
+        found = self._fetcher.list_offsets({TopicPartition(*tp): timestamp for tp in partitions},
+                                           timeout_ms or self.config["request_timeout_ms"])
+        return {tp: result.offset for tp, result in found.items()}
+
+    def offsets_for_times(self, timestamps: Dict[TopicPartition, int],
+                          timeout_ms: Optional[float] = None) -> Dict[TopicPartition, Optional[OffsetAndTimestamp]]:
+        """For each partition, the earliest offset whose timestamp is at least the one given."""
+        for ts in timestamps.values():
+            if ts < 0:
+                raise errors.IllegalArgumentError("timestamps must be >= 0")
+        found = self._fetcher.list_offsets({TopicPartition(*tp): ts for tp, ts in timestamps.items()},
+                                           timeout_ms or self.config["request_timeout_ms"])
+        return {TopicPartition(*tp): found.get(TopicPartition(*tp)) for tp in timestamps}
+
+    def metrics(self, raw: bool = False) -> Dict[str, Any]:
+        """A few counters about the consumer's state."""
+        return {"consumer-metrics": {"assigned-partitions": len(self._subscription.assigned_partitions()),
+                                     "requests-in-flight": self._client.in_flight_request_count()}}
+
+    # -- closing -----------------------------------------------------------------------------------
+
+    def close(self, autocommit: bool = True, timeout_ms: Optional[float] = None) -> None:
+        """Commit (if auto-commit is on), leave the group and close connections."""
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            if self._coordinator is not None:
+                self._coordinator.close(autocommit=autocommit,
+                                        timeout_ms=timeout_ms if timeout_ms is not None else 30000)
+        finally:
+            self._client.close()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise errors.IllegalStateError("the consumer is closed")
+
+    def __enter__(self) -> "KafkaConsumer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

@@ -1,0 +1,221 @@
+"""What a consumer reads: its subscription, its assignment and each partition's position.
+
+:class:`SubscriptionState` is shared by the consumer, its fetcher and its
+group coordinator. A consumer either *subscribes* (to topics or a pattern;
+the group assigns partitions) or is *assigned* partitions by the
+application; mixing the two is an error, as in every Kafka client.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any, Dict, Iterable, List, Optional, Pattern, Set
+
+from kafka import errors
+from kafka.structs import OffsetAndMetadata, TopicPartition
+
+EARLIEST = "earliest"
+LATEST = "latest"
+NONE = "none"
+
+#: kafka-python 0.9 spelled the reset strategies differently.
+_RESET_ALIASES = {"smallest": EARLIEST, "largest": LATEST, "earliest": EARLIEST, "latest": LATEST, "none": NONE}
+
+
+def reset_strategy(name: str) -> str:
+    """Normalize an ``auto_offset_reset`` value."""
+    try:
+        return _RESET_ALIASES[name.lower()]
+    except (KeyError, AttributeError):
+        raise errors.KafkaConfigurationError(
+            "auto_offset_reset must be 'earliest', 'latest' or 'none', not %r" % (name,)) from None
+
+
+class PartitionState:
+    """Fetch position and related offsets of one assigned partition."""
+
+    __slots__ = ("position", "leader_epoch", "highwater", "last_stable_offset", "log_start_offset",
+                 "paused", "reset_to", "committed")
+
+    def __init__(self) -> None:
+        self.position: Optional[int] = None
+        self.leader_epoch = -1
+        self.highwater: Optional[int] = None
+        self.last_stable_offset: Optional[int] = None
+        self.log_start_offset: Optional[int] = None
+        self.paused = False
+        self.reset_to: Optional[str] = None  # a pending reset (earliest/latest) or None
+        self.committed: Optional[OffsetAndMetadata] = None
+
+    @property
+    def has_valid_position(self) -> bool:
+        """Whether fetching can start at :attr:`position`."""
+        return self.position is not None and self.reset_to is None
+
+
+class SubscriptionState:
+    """Subscription, assignment and positions, safe to use from several threads."""
+
+    def __init__(self, offset_reset: str = LATEST) -> None:
+        self.default_reset = reset_strategy(offset_reset)
+        self.subscription: Optional[Set[str]] = None
+        self.pattern: Optional[Pattern[str]] = None
+        self.user_assignment = False
+        self.listener: Any = None
+        self._assignment: Dict[TopicPartition, PartitionState] = {}
+        self._lock = threading.RLock()
+        #: Bumped on every assignment change; lets fetches started before it be dropped.
+        self.assignment_version = 0
+
+    # -- subscribing -------------------------------------------------------------------
+
+    def subscribe(self, topics: Iterable[str] = (), pattern: Optional[str] = None, listener: Any = None) -> None:
+        """Subscribe to ``topics`` or to topics matching ``pattern`` (not both)."""
+        topics = list(topics or ())
+        if topics and pattern:
+            raise errors.IllegalStateError("subscribe to topics or to a pattern, not both")
+        if not topics and not pattern:
+            raise errors.IllegalStateError("subscribe needs topics or a pattern")
+        with self._lock:
+            if self.user_assignment:
+                raise errors.IllegalStateError("the consumer has partitions assigned by the application; "
+                                               "call unsubscribe() before subscribe()")
+            for topic in topics:
+                if not isinstance(topic, str) or not topic:
+                    raise errors.IllegalArgumentError("topic names must be non-empty strings: %r" % (topic,))
+            self.pattern = re.compile(pattern) if pattern else None
+            self.subscription = set(topics) if topics else set()
+            self.listener = listener
+
+    def matches(self, topic: str) -> bool:
+        """Whether ``topic`` belongs to the subscription."""
+        if self.pattern is not None:
+            return bool(self.pattern.match(topic))
+        return self.subscription is not None and topic in self.subscription
+
+    def change_subscription_from_pattern(self, topics: Iterable[str]) -> bool:
+        """Set the topics a pattern currently matches; return whether they changed."""
+        with self._lock:
+            matched = {t for t in topics if self.pattern is not None and self.pattern.match(t)}
+            changed = matched != self.subscription
+            self.subscription = matched
+            return changed
+
+    def unsubscribe(self) -> None:
+        """Drop the subscription and the assignment."""
+        with self._lock:
+            self.subscription = None
+            self.pattern = None
+            self.user_assignment = False
+            self.listener = None
+            self._set_assignment([])
+
+    @property
+    def subscribed(self) -> bool:
+        """Whether the group assigns partitions."""
+        return self.subscription is not None
+
+    # -- assignment ----------------------------------------------------------------------
+
+    def assign_from_user(self, partitions: Iterable[TopicPartition]) -> None:
+        """Assign exactly ``partitions`` (manual assignment)."""
+        partitions = [TopicPartition(*tp) for tp in partitions]
+        with self._lock:
+            if self.subscription is not None:
+                raise errors.IllegalStateError("the consumer is subscribed; call unsubscribe() before assign()")
+            self.user_assignment = bool(partitions)
+            self._set_assignment(partitions)
+
+    def assign_from_subscribed(self, partitions: Iterable[TopicPartition]) -> None:
+        """Take the group's assignment (partitions not already owned start without a position)."""
+        partitions = [TopicPartition(*tp) for tp in partitions]
+        with self._lock:
+            for tp in partitions:
+                if not self.matches(tp.topic):
+                    raise errors.IllegalStateError("assigned %s-%d, which is not subscribed" % tp)
+            self._set_assignment(partitions)
+
+    def _set_assignment(self, partitions: List[TopicPartition]) -> None:
+        kept = {tp: self._assignment[tp] for tp in partitions if tp in self._assignment}
+        for tp in partitions:
+            if tp not in kept:
+                kept[tp] = PartitionState()
+        self._assignment = kept
+        self.assignment_version += 1
+
+    def assigned_partitions(self) -> Set[TopicPartition]:
+        """The partitions currently assigned."""
+        with self._lock:
+            return set(self._assignment)
+
+    def is_assigned(self, tp: TopicPartition) -> bool:
+        """Whether ``tp`` is assigned."""
+        return tp in self._assignment
+
+    def state(self, tp: TopicPartition) -> PartitionState:
+        """The state of an assigned partition (IllegalStateError if not assigned)."""
+        try:
+            return self._assignment[tp]
+        except KeyError:
+            raise errors.IllegalStateError("%s-%d is not assigned to this consumer" % tuple(tp)) from None
+
+    # -- positions --------------------------------------------------------------------------
+
+    def seek(self, tp: TopicPartition, offset: int, leader_epoch: int = -1) -> None:
+        """Fetch ``tp`` from ``offset`` next."""
+        if offset < 0:
+            raise errors.IllegalArgumentError("offset must be >= 0, not %r" % (offset,))
+        state = self.state(tp)
+        with self._lock:
+            state.position = offset
+            state.leader_epoch = leader_epoch
+            state.reset_to = None
+
+    def request_reset(self, tp: TopicPartition, strategy: Optional[str] = None) -> None:
+        """Look the position of ``tp`` up again, with ``strategy`` (default: ``auto_offset_reset``)."""
+        state = self.state(tp)
+        with self._lock:
+            state.reset_to = strategy or self.default_reset
+            if state.reset_to == NONE:
+                state.reset_to = None
+                raise errors.OffsetOutOfRangeError("no valid position for %s-%d and auto_offset_reset is 'none'"
+                                                   % tuple(tp))
+
+    def partitions_needing_reset(self) -> Dict[TopicPartition, str]:
+        """Partitions whose position must be looked up, with the strategy to use."""
+        with self._lock:
+            return {tp: s.reset_to for tp, s in self._assignment.items() if s.reset_to is not None}
+
+    def partitions_without_position(self) -> List[TopicPartition]:
+        """Assigned partitions with no position and no pending reset yet."""
+        with self._lock:
+            return [tp for tp, s in self._assignment.items() if s.position is None and s.reset_to is None]
+
+    def position(self, tp: TopicPartition) -> Optional[int]:
+        """The next offset to fetch for ``tp``, if known."""
+        return self.state(tp).position
+
+    def pause(self, tp: TopicPartition) -> None:
+        """Stop fetching ``tp`` until resumed."""
+        self.state(tp).paused = True
+
+    def resume(self, tp: TopicPartition) -> None:
+        """Fetch ``tp`` again."""
+        self.state(tp).paused = False
+
+    def paused_partitions(self) -> Set[TopicPartition]:
+        """The paused partitions."""
+        with self._lock:
+            return {tp for tp, s in self._assignment.items() if s.paused}
+
+    def fetchable_partitions(self) -> List[TopicPartition]:
+        """Assigned, not paused, with a valid position."""
+        with self._lock:
+            return [tp for tp, s in self._assignment.items() if not s.paused and s.has_valid_position]
+
+    def all_consumed(self) -> Dict[TopicPartition, OffsetAndMetadata]:
+        """Positions of every assigned partition that has one (what auto-commit commits)."""
+        with self._lock:
+            return {tp: OffsetAndMetadata(s.position, "", s.leader_epoch)
+                    for tp, s in self._assignment.items() if s.position is not None}
