@@ -113,7 +113,11 @@ class KafkaConsumer:
         return out
 
     def _make_coordinator(self) -> Any:
-        from kafka.consumer.group.coordinator import ConsumerCoordinator
+        try:
+            from kafka.consumer.group.coordinator import ConsumerCoordinator
+        except ImportError:
+            raise errors.KafkaConfigurationError(
+                "group_id needs consumer group support, which this build does not include yet") from None
 
         keys = ("group_instance_id", "session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms",
                 "retry_backoff_ms", "enable_auto_commit", "auto_commit_interval_ms",
