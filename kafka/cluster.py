@@ -181,11 +181,12 @@ class ClusterMetadata:
 
     # -- updates -------------------------------------------------------------------
 
-    def update_metadata(self, response: Any, now: float, full: bool = True) -> None:
+    def update_metadata(self, response: Any, now: float, full: bool = True, keep: Iterable[str] = ()) -> None:
         """Take in a Metadata response (any version).
 
         With ``full`` the response covers every topic of interest: topics it
-        does not mention are forgotten. Partition or topic errors that mean
+        does not mention are forgotten, except those in ``keep`` (tracked
+        after the request was sent). Partition or topic errors that mean
         stale metadata ask for another refresh.
         """
         brokers = {b.node_id: BrokerMetadata(b.node_id, b.host, b.port, getattr(b, "rack", None))
@@ -232,6 +233,11 @@ class ClusterMetadata:
                         brokers[node] = self._brokers[node]
                 self._brokers = brokers
             if full:
+                for topic in keep:
+                    if topic not in partitions and topic in self._partitions:
+                        partitions[topic] = self._partitions[topic]
+                        if topic in self._topic_ids:
+                            topic_ids[topic] = self._topic_ids[topic]
                 self._partitions = partitions
                 self._topic_ids = topic_ids
                 self._topic_errors = topic_errors

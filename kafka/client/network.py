@@ -463,12 +463,16 @@ class NetworkClient:
         request = METADATA.Request(topics=topics, allow_auto_topic_creation=version < 4)
         self.cluster.attempt_started(now)
         future = self.send(node_id, request, api=METADATA, version=version)
-        future.add_callback(self._on_metadata, time.monotonic)
+        asked = None if self._all_topics else set(self._topics)
+        future.add_callback(self._on_metadata, time.monotonic, asked)
         future.add_errback(self._on_metadata_failure)
         self._metadata_future = future
 
-    def _on_metadata(self, clock: Any, response: Any) -> None:
-        self.cluster.update_metadata(response, clock(), full=True)
+    def _on_metadata(self, clock: Any, asked: Optional[Set[str]], response: Any) -> None:
+        # Topics tracked after this request left are not in its answer: keep
+        # what is known of them instead of forgetting them.
+        keep = () if asked is None else self._topics - asked
+        self.cluster.update_metadata(response, clock(), full=True, keep=keep)
 
     def _on_metadata_failure(self, exc: BaseException) -> None:
         log.debug("metadata refresh failed: %s", exc)

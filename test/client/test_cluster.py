@@ -89,3 +89,13 @@ def test_a_leader_missing_from_the_broker_list_asks_for_another_refresh():
     cluster.update_metadata(_response(leader=3, brokers=(1, 2)), now=1.0)
     assert cluster.leader_for_partition(TopicPartition("t", 0)) == 3
     assert cluster.need_update
+
+
+def test_a_full_refresh_keeps_topics_tracked_after_it_was_sent():
+    cluster = ClusterMetadata([("a", 1)])
+    cluster.update_metadata(_response(), now=1.0)
+    empty = R(brokers=_response().brokers, topics=[])
+    cluster.update_metadata(empty, now=2.0, keep=["t"])
+    assert cluster.partitions_for_topic("t") == {0, 1} and cluster.topic_id("t") == TOPIC_ID
+    cluster.update_metadata(empty, now=3.0)
+    assert cluster.partitions_for_topic("t") is None
