@@ -113,11 +113,7 @@ class KafkaConsumer:
         return out
 
     def _make_coordinator(self) -> Any:
-        try:
-            from kafka.consumer.group.coordinator import ConsumerCoordinator
-        except ImportError:
-            raise errors.KafkaConfigurationError(
-                "group_id needs consumer group support, which this build does not include yet") from None
+        from kafka.consumer.group.coordinator import ConsumerCoordinator
 
         keys = ("group_instance_id", "session_timeout_ms", "heartbeat_interval_ms", "max_poll_interval_ms",
                 "retry_backoff_ms", "enable_auto_commit", "auto_commit_interval_ms",
@@ -154,6 +150,8 @@ class KafkaConsumer:
 
     def unsubscribe(self) -> None:
         """Stop consuming subscribed topics (and leave the group's assignment)."""
+        if self._coordinator is not None and self._subscription.subscribed:
+            self._coordinator.maybe_leave_group("unsubscribe")
         self._subscription.unsubscribe()
         self._fetcher.clear_buffered()
 

@@ -1,0 +1,77 @@
+"""Small shared pieces of the group machinery: identities, errors, listener calls."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Iterable, NamedTuple, Optional, Set
+
+from kafka import errors
+from kafka.structs import TopicPartition
+
+log = logging.getLogger(__name__)
+
+#: The rebalance protocols an assignor can follow (KIP-429).
+EAGER = "eager"
+COOPERATIVE = "cooperative"
+
+
+class CommitFailedError(errors.KafkaError):
+    """An offset commit was refused because the group rebalanced meanwhile.
+
+    The member's generation (or epoch) is no longer current: its partitions
+    may already belong to another member, so the commit cannot be retried.
+    Call ``poll()`` to rejoin the group; records processed since the last
+    successful commit may be delivered again.
+    """
+
+    retriable = False
+
+
+class GroupMetadata(NamedTuple):
+    """Who this consumer is in its group, as a transactional producer needs it.
+
+    Passed to :meth:`KafkaProducer.send_offsets_to_transaction` so that the
+    broker can fence offsets committed by a member that has been replaced.
+    For the KIP-848 protocol ``generation_id`` carries the member epoch.
+    """
+
+    group_id: str
+    generation_id: int = -1
+    member_id: str = ""
+    group_instance_id: Optional[str] = None
+
+
+class Generation(NamedTuple):
+    """A classic group generation as this member knows it."""
+
+    generation_id: int
+    member_id: str
+    protocol: Optional[str]
+
+
+NO_GENERATION = Generation(-1, "", None)
+
+
+def call_listener(subscription: Any, method: str, partitions: Iterable[TopicPartition]) -> Optional[BaseException]:
+    """Call ``subscription.listener.<method>(partitions)``; return what it raised, if anything.
+
+    ``on_partitions_lost`` falls back to ``on_partitions_revoked`` for
+    listeners that do not define it (KIP-429's default). The listener gets a
+    set of :class:`TopicPartition`. An exception is logged and returned so
+    the caller can finish its bookkeeping before raising it.
+    """
+    listener = getattr(subscription, "listener", None)
+    if listener is None:
+        return None
+    fn = getattr(listener, method, None)
+    if fn is None and method == "on_partitions_lost":
+        fn = getattr(listener, "on_partitions_revoked", None)
+    if fn is None:
+        return None
+    parts: Set[TopicPartition] = {TopicPartition(*tp) for tp in partitions}
+    try:
+        fn(parts)
+    except Exception as exc:  # user code: report it, keep the group state consistent
+        log.exception("rebalance listener %s(%s) raised", method, sorted(parts))
+        return exc
+    return None
