@@ -106,6 +106,7 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
+from _options import parse_records
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
@@ -145,30 +146,6 @@ class Side:
         self.env = env
         self.isolated = isolated
         self.info = ""  # "CPython 3.11.7, kafka-python 3.0.12", from the first child
-
-
-def parse_records(spec: Optional[str], sizes: List[int]) -> Dict[int, int]:
-    """``--records``: one count for every size, or ``SIZE:COUNT,...``."""
-    counts = {}
-    given: Dict[int, int] = {}
-    single = None
-    if spec:
-        if ":" in spec:
-            for item in spec.split(","):
-                size, count = item.split(":")
-                given[int(size)] = int(count)
-        else:
-            single = int(spec)
-    for size in sizes:
-        if single is not None:
-            counts[size] = single
-        elif size in given:
-            counts[size] = given[size]
-        elif size in DEFAULT_RECORDS:
-            counts[size] = DEFAULT_RECORDS[size]
-        else:  # about 50-100 MB of values, at most 500k records
-            counts[size] = min(500_000, max(10_000, 100_000 * 1024 // size))
-    return counts
 
 
 def build_sides(args: argparse.Namespace) -> List[Side]:
@@ -496,7 +473,7 @@ def main() -> None:
     for mode in modes:
         if mode not in ("assign", "group"):
             raise SystemExit("unknown mode %r (assign or group)" % mode)
-    counts = parse_records(args.records, sizes)
+    counts = parse_records(args.records, sizes, DEFAULT_RECORDS, 500_000)
     for size, count in counts.items():
         if args.warmup >= count:
             raise SystemExit("--warmup %d leaves nothing to time for %d records of %d B" % (args.warmup, count, size))

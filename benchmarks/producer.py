@@ -76,6 +76,7 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional
 
+from _options import parse_records
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
@@ -99,30 +100,6 @@ class Side:
         self.env = env
         self.isolated = isolated
         self.info = ""  # "CPython 3.11.7, kafka-python 3.0.12", from the first child
-
-
-def parse_records(spec: Optional[str], sizes: List[int]) -> Dict[int, int]:
-    """``--records``: one count for every size, or ``SIZE:COUNT,...``."""
-    counts = {}
-    given: Dict[int, int] = {}
-    single = None
-    if spec:
-        if ":" in spec:
-            for item in spec.split(","):
-                size, count = item.split(":")
-                given[int(size)] = int(count)
-        else:
-            single = int(spec)
-    for size in sizes:
-        if single is not None:
-            counts[size] = single
-        elif size in given:
-            counts[size] = given[size]
-        elif size in DEFAULT_RECORDS:
-            counts[size] = DEFAULT_RECORDS[size]
-        else:  # about 30-100 MB of values, at most 300k records
-            counts[size] = min(300_000, max(10_000, 100_000 * 1024 // size))
-    return counts
 
 
 def build_sides(args: argparse.Namespace) -> List[Side]:
@@ -321,7 +298,7 @@ def main() -> None:
 
     sizes = [int(s) for s in args.sizes.split(",")]
     codecs = [c.strip() for c in args.codecs.split(",") if c.strip()]
-    counts = parse_records(args.records, sizes)
+    counts = parse_records(args.records, sizes, DEFAULT_RECORDS, 300_000)
     sides = build_sides(args)
 
     broker = None
