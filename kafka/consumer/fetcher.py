@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import heapq
 import logging
-import time
 from collections import deque
 from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from kafka import errors
-from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState
+from kafka.consumer.subscription import EARLIEST, SubscriptionState
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
@@ -371,6 +370,3 @@ class Fetcher:
     def wait_deadline(self) -> float:
         """How long a poll may block waiting for fetch responses (seconds)."""
         return self.fetch_max_wait_ms / 1000.0 + 0.05
-
-    def _now(self) -> float:  # pragma: no cover - kept for symmetry with the producer
-        return time.monotonic()

@@ -14,19 +14,17 @@ import logging
 import threading
 import time
 import weakref
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from kafka import errors
 from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
-from kafka.client.network import SECRET_OPTIONS
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.future import FutureRecordMetadata
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import TransactionManager
-from kafka.protocol.apis import INIT_PRODUCER_ID, PRODUCE
 from kafka.record import codecs
 from kafka.structs import TopicPartition
 

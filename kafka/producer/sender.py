@@ -20,7 +20,6 @@ from kafka.producer.batch import ProducerBatch
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.protocol.apis import PRODUCE
 from kafka.record.codecs import NONE
-from kafka.structs import TopicPartition
 
 log = logging.getLogger(__name__)
 

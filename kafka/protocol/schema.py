@@ -18,7 +18,7 @@ naming the API, version and direction.
 from __future__ import annotations
 
 import struct
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple, Type
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Type
 
 from kafka.errors import IllegalArgumentError, ProtocolError, UnsupportedVersionError
 from kafka.protocol import types as T
