@@ -648,6 +648,56 @@ class RecordBatchBuilder:
             self._max_ts = timestamp
         return len(record)
 
+    def extend(
+        self,
+        records: Sequence[Tuple[Optional[int], Optional[bytes], Optional[bytes], Optional[Sequence[Header]]]],
+    ) -> int:
+        """Append ``(timestamp, key, value, headers)`` records at the next offsets; return bytes added.
+
+        The same encoding as calling :meth:`append` once per record, in one
+        pass (the producer's sender builds whole batches this way). Unlike
+        :meth:`append` it never leaves records out: a batch that would grow
+        past ``batch_size`` raises :class:`~kafka.errors.IllegalArgumentError`.
+        """
+        if not records:
+            return 0
+        table, table_size = VARINT_TABLE, VARINT_TABLE_SIZE
+        delta = self._last_delta + 1
+        if delta + len(records) - 1 > 0x7FFFFFFF:
+            raise IllegalArgumentError("more than 2**31 records in one batch")
+        base_ts = self._base_ts
+        max_ts = self._max_ts
+        parts: List[bytes] = []
+        extend = parts.extend
+        for timestamp, key, value, headers in records:
+            if timestamp is None:
+                timestamp = _now_ms()
+            if base_ts is None:
+                base_ts = max_ts = timestamp
+            elif timestamp > max_ts:
+                max_ts = timestamp
+            ts_delta = timestamp - base_ts
+            tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
+            odv = table[delta] if delta < table_size else encode_varint(delta)
+            delta += 1
+            if key is None and not headers and type(value) is bytes:
+                vlen = len(value)
+                vv = table[vlen] if vlen < table_size else encode_varint(vlen)
+                size = 3 + len(tsv) + len(odv) + len(vv) + vlen
+                extend((table[size] if size < table_size else encode_varint(size),
+                        b"\x00", tsv, odv, b"\x01", vv, value, b"\x00"))
+            else:
+                parts.append(self._encode_general(tsv, odv, key, value, headers))
+        encoded = _join(parts)
+        if (self._count or len(records) > 1) and len(self._buf) + len(encoded) > self._batch_size:
+            raise IllegalArgumentError("records do not fit in batch_size (%d bytes)" % self._batch_size)
+        self._buf += encoded
+        self._count += len(records)
+        self._last_delta = delta - 1
+        self._base_ts = base_ts
+        self._max_ts = max_ts
+        return len(encoded)
+
     @staticmethod
     def _encode_general(
         tsv: bytes,
