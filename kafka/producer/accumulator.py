@@ -19,7 +19,7 @@ from typing import Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
-from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch, estimate_record_size
+from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD, Header, ProducerBatch, estimate_record_size
 from kafka.producer.future import FutureRecordMetadata
 from kafka.structs import TopicPartition
 
@@ -59,32 +59,54 @@ class RecordAccumulator:
 
     def append(self, tp: TopicPartition, timestamp: int, key: Optional[bytes], value: Optional[bytes],
                headers: Optional[Sequence[Header]], max_block: float) -> Tuple[FutureRecordMetadata, bool, bool]:
-        """Add a record; return (future, its batch is now full, a new batch was created).
+        """Add a record; return (future, a batch became full, a new batch was created).
+
+        "A batch became full" is true when the record's batch is full, or
+        when the record did not fit in the partition's open batch and opened
+        a new one (the sticky partitioner moves on then).
 
         Blocks up to ``max_block`` seconds while ``buffer_memory`` is used up.
         """
-        size = estimate_record_size(key, value, headers)
+        # The common case (room in the open batch, memory available) is
+        # inlined: this runs once per record on the application's thread.
+        size = RECORD_OVERHEAD + (len(key) if key else 0) + (len(value) if value else 0)
+        if headers:
+            size = estimate_record_size(key, value, headers)
         with self._lock:
             if self._closed:
                 raise IllegalStateError("the producer is closed")
             queue = self._batches.get(tp)
+            previous_full = False
             if queue is None:
                 queue = self._batches[tp] = deque()
-            if queue:
+            elif queue:
                 last = queue[-1]
                 if last.drained == 0.0:
+                    if last.size + size <= last.max_size and self._used + size <= self.buffer_memory:
+                        self._used += size
+                        records = last.records
+                        records.append((timestamp, key, value, headers))
+                        last.size += size
+                        last.memory += size
+                        future = FutureRecordMetadata(last.result, len(records) - 1, timestamp,
+                                                      len(key) if key else -1, len(value) if value else -1, 0)
+                        return future, last.size >= last.max_size, False
+                    # The record joins the batch before waiting for memory, so a
+                    # batch drained during the wait already holds it.
                     future = last.try_append(timestamp, key, value, headers, size)
                     if future is not None:
                         self._reserve(size, max_block)
                         last.memory += size
                         return future, last.is_full(), False
+                    # The open batch has no room left: it is full.
+                    previous_full = True
             self._reserve(size + BATCH_OVERHEAD, max_block)
             batch = ProducerBatch(tp, time.monotonic(), max(self.batch_size, size + BATCH_OVERHEAD))
             future = batch.try_append(timestamp, key, value, headers, size)
             assert future is not None
             batch.memory = size + BATCH_OVERHEAD
             queue.append(batch)
-            return future, batch.is_full(), True
+            return future, previous_full or batch.is_full(), True
 
     def _reserve(self, size: int, max_block: float) -> None:
         # Called with the lock held.

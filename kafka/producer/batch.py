@@ -91,9 +91,7 @@ class ProducerBatch:
                 compression_type=compression_type, is_transactional=self.transactional,
                 producer_id=self.producer_id, producer_epoch=self.producer_epoch,
                 base_sequence=self.base_sequence, batch_size=0x7FFFFFFF)
-            append = builder.append
-            for offset, (timestamp, key, value, headers) in enumerate(self.records):
-                append(offset, timestamp, key, value, headers)
+            builder.extend(self.records)
             self.encoded = builder.build()
         return self.encoded
 

@@ -95,6 +95,29 @@ def test_keyless_records_stick_to_a_partition_per_batch(broker):
     assert len(partitions) == 1
 
 
+def test_keyless_records_move_on_when_a_batch_fills(broker):
+    topic = _topic(broker, partitions=4)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=1000, batch_size=1000) as producer:
+        futures = [producer.send(topic, value=b"v" * 100) for _ in range(40)]
+        producer.flush(10)
+        partitions = [f.get(1).partition for f in futures]
+    # About eight 100-byte records fill a 1000-byte batch; then the next
+    # records go to another partition.
+    runs = [p for i, p in enumerate(partitions) if i == 0 or partitions[i - 1] != p]
+    assert len(runs) >= 4 and all(a != b for a, b in zip(runs, runs[1:]))
+    assert max(partitions.count(p) for p in set(partitions)) < 40
+
+
+def test_value_serializer_applies_to_bytes_values_too(broker):
+    topic = _topic(broker)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, value_serializer=lambda v: v.upper()) as producer:
+        futures = [producer.send(topic, value=b"abc") for _ in range(3)]
+        producer.flush(10)
+        assert [f.get(1).serialized_value_size for f in futures] == [3, 3, 3]
+    got = _consume_confluent(broker.bootstrap_servers, topic, 3)
+    assert [m.value() for m in got] == [b"ABC"] * 3
+
+
 def test_close_delivers_what_was_accepted(broker):
     topic = _topic(broker)
     producer = KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=2000)
