@@ -136,7 +136,7 @@ def run_ours(args: argparse.Namespace, values: List[bytes]) -> Outcome:
         linger_ms=args.linger_ms,
         compression_type=None if args.codec == "none" else args.codec,
         enable_idempotence=False,
-        batch_size=args.batch_size,
+        **({"batch_size": args.batch_size} if args.batch_size else {}),
     )
     try:
         result = _run_sync_futures(producer, args, values)
@@ -158,7 +158,7 @@ def run_kafka_python(args: argparse.Namespace, values: List[bytes]) -> Outcome:
         linger_ms=args.linger_ms,
         compression_type=None if args.codec == "none" else args.codec,
         enable_idempotence=False,
-        batch_size=args.batch_size,
+        **({"batch_size": args.batch_size} if args.batch_size else {}),
     )
     try:
         result = _run_sync_futures(producer, args, values)
@@ -192,7 +192,7 @@ def run_aiokafka(args: argparse.Namespace, values: List[bytes]) -> Outcome:
             linger_ms=args.linger_ms,
             compression_type=None if args.codec == "none" else args.codec,
             enable_idempotence=False,
-            max_batch_size=args.batch_size,
+            **({"max_batch_size": args.batch_size} if args.batch_size else {}),
         )
         await producer.start()
         try:
@@ -326,7 +326,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, required=True)
     parser.add_argument("--value-size", type=int, required=True)
     parser.add_argument("--codec", default="none")
-    parser.add_argument("--batch-size", type=int, default=16384)
+    parser.add_argument("--batch-size", type=int, default=0, help="0: the client's default")
     parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")
     parser.add_argument("--linger-ms", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1000)

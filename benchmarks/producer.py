@@ -34,7 +34,7 @@ time (all its threads; librdkafka's too) over the timed part, per record; on
 The clients, as configured:
 
 * ours -- ``kafka.producer.KafkaProducer(acks=1, linger_ms=5,
-  compression_type=..., enable_idempotence=False, batch_size=16384)``;
+  compression_type=..., enable_idempotence=False)``;
   ``send()`` per record keeping the futures, then ``flush()``.
 * kafka-python 3.x -- the same call on kafka-python's ``KafkaProducer``, in
   its own virtual environment ``benchmarks/.venvs/kafka-python[-crc32c]``
@@ -42,7 +42,7 @@ The clients, as configured:
   ``crc32c`` package, which kafka-python uses when present, because our side
   has it (``--kafka-python-extras ''`` for plain kafka-python).
 * aiokafka -- ``AIOKafkaProducer(acks=1, linger_ms=5, compression_type=...,
-  enable_idempotence=False, max_batch_size=16384)`` on the default asyncio
+  enable_idempotence=False)`` on the default asyncio
   loop; ``fut = await producer.send(...)`` per record (that only appends to
   the accumulator, waiting only while it is full), then one
   ``asyncio.gather`` of all the delivery futures.
@@ -50,11 +50,16 @@ The clients, as configured:
   "enable.idempotence": False, "compression.type": ..., "on_delivery": cb})``,
   ``produce()`` per record (``poll(0)`` every 1,000 records; on BufferError
   poll and retry), then ``flush()``; the callback counts deliveries.
-  librdkafka keeps its own batching defaults (batch.size 1,000,000,
-  batch.num.messages 10,000) unless ``--confluent-batch-size`` is given:
-  ``--batch-size`` applies to the other three.  On this broker, with one
-  partition and at most 5 requests in flight, the batch size matters a lot
-  at 1 KiB (every client is bound by request round trips with 16 KiB).
+
+Every client keeps its own default batch size unless told otherwise: ours
+256 KiB, kafka-python and aiokafka 16 KiB, librdkafka 1,000,000 bytes (and
+batch.num.messages 10,000).  ``--batch-size N`` sets ``batch_size`` of ours
+and kafka-python and ``max_batch_size`` of aiokafka to N (for a run with
+equal batch sizes), ``--confluent-batch-size`` librdkafka's ``batch.size``.
+On this broker, with one partition and at most 5 requests in flight, the
+batch size matters a lot: with 16 KiB batches every client is bound by
+request round trips at 1 KiB, and a Python client by the per-request work
+at 100 B.
 
 ``--python X`` (repeatable) runs our side under interpreter X, in
 ``benchmarks/.venvs/ours-<X>`` with whichever of lz4 / zstandard / crc32c
@@ -159,7 +164,7 @@ def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
     options = {
         "--client": side.client, "--bootstrap": bootstrap, "--topic": topic,
         "--records": records, "--value-size": size, "--codec": codec,
-        "--batch-size": args.batch_size, "--confluent-batch-size": args.confluent_batch_size or 0,
+        "--batch-size": args.batch_size or 0, "--confluent-batch-size": args.confluent_batch_size or 0,
         "--linger-ms": args.linger_ms,
         "--warmup": args.warmup, "--timeout": args.timeout,
     }
@@ -283,8 +288,9 @@ def main() -> None:
                         help="records per run: N, or SIZE:N,... (default 100:300000,1024:100000)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per client and configuration")
     parser.add_argument("--warmup", type=int, default=1000, help="records sent (and awaited) before timing")
-    parser.add_argument("--batch-size", type=int, default=16384,
-                        help="batch_size of ours and kafka-python, max_batch_size of aiokafka")
+    parser.add_argument("--batch-size", type=int, default=None,
+                        help="batch_size of ours and kafka-python, max_batch_size of aiokafka "
+                             "(default: each client's own)")
     parser.add_argument("--confluent-batch-size", type=int, default=None,
                         help="librdkafka batch.size for confluent-kafka (default: librdkafka's, 1,000,000)")
     parser.add_argument("--linger-ms", type=int, default=5)
@@ -342,9 +348,9 @@ def main() -> None:
             broker.stop()
 
     print()
-    print("producer throughput: acks=1, linger %d ms, no idempotence, one partition, batch size %d "
+    print("producer throughput: acks=1, linger %d ms, no idempotence, one partition, batch size %s "
           "(librdkafka: %s); median of %d runs; broker %s" % (
-              args.linger_ms, args.batch_size,
+              args.linger_ms, "%d" % args.batch_size if args.batch_size else "each client's default",
               "batch.size %d" % args.confluent_batch_size if args.confluent_batch_size else "its defaults",
               args.repeat,
               args.bootstrap_server or "embedded Tansu on loopback"))

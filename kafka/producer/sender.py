@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 
 _DUPLICATE_SEQUENCE = errors.for_code(46)
 _OUT_OF_ORDER_SEQUENCE = errors.for_code(45)
+_MESSAGE_TOO_LARGE = errors.for_code(10)
 _UNKNOWN_PRODUCER_ID = errors.for_code(59)
 
 
@@ -196,6 +197,9 @@ class Sender(threading.Thread):
                 self._complete(batch, part.base_offset, part.log_append_time_ms, part.log_start_offset)
                 continue
             message = part.error_message or ""
+            if cls is _MESSAGE_TOO_LARGE and batch.record_count > 1:
+                message = ("a batch of %d records (%d bytes) is above the topic's max.message.bytes; "
+                           "set batch_size below it. %s" % (batch.record_count, batch.size, message)).strip()
             error = cls("%s-%d: %s" % (tp.topic, tp.partition, message))  # type: ignore[misc]
             refresh = refresh or cls.invalid_metadata  # type: ignore[union-attr]
             self._retry_or_fail(batch, error, now)
