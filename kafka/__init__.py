@@ -19,6 +19,8 @@ _EXPORTS: Dict[str, str] = {
     "KafkaConsumer": "kafka.consumer",
     "SimpleProducer": "kafka.legacy",
     "KeyedProducer": "kafka.legacy",
+    "SimpleConsumer": "kafka.legacy",
+    "MultiProcessConsumer": "kafka.legacy",
     "HashedPartitioner": "kafka.partitioner",
     "LegacyPartitioner": "kafka.partitioner",
     "Murmur2Partitioner": "kafka.partitioner",
@@ -31,6 +33,11 @@ _EXPORTS: Dict[str, str] = {
     "TopicPartition": "kafka.structs",
     "OffsetAndMetadata": "kafka.structs",
     "BrokerMetadata": "kafka.structs",
+    "KafkaAdminClient": "kafka.admin",
+    "NewTopic": "kafka.admin",
+    "NewPartitions": "kafka.admin",
+    "ConfigResource": "kafka.admin",
+    "ConfigResourceType": "kafka.admin",
 }
 
 __all__: List[str] = sorted(_EXPORTS) + ["__version__"]

@@ -28,6 +28,8 @@ from kafka.errors import KafkaError
 COMMANDS: List[str] = [
     "broker",
     "demo",
+    "topics",
+    "groups",
 ]
 
 PROG = "kafkawire"

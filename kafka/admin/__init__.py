@@ -1,0 +1,26 @@
+"""Cluster administration: :class:`KafkaAdminClient` and the values it takes and returns.
+
+See :doc:`/admin` for a guide. Modules: :mod:`~kafka.admin.client` (the
+client), :mod:`~kafka.admin.resources` (NewTopic, NewPartitions,
+ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.results`
+(result types and :class:`AdminResultError`); the operations live in
+:mod:`~kafka.admin.topics`, :mod:`~kafka.admin.configs`,
+:mod:`~kafka.admin.groups`, :mod:`~kafka.admin.records` and
+:mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`.
+"""
+
+from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
+                             ResourcePattern, ResourcePatternFilter, ResourceType)
+from kafka.admin.client import KafkaAdminClient
+from kafka.admin.resources import (AlterConfigOp, ConfigEntry, ConfigResource, ConfigResourceType, ConfigSource,
+                                   NewPartitions, NewTopic)
+from kafka.admin.results import (AdminResultError, ClusterDescription, DeletedRecords, GroupDescription,
+                                 GroupListing, MemberDescription, TopicDescription)
+
+__all__ = [
+    "KafkaAdminClient", "NewTopic", "NewPartitions", "ConfigResource", "ConfigResourceType", "AlterConfigOp",
+    "ConfigEntry", "ConfigSource", "ACL", "ACLFilter", "ResourcePattern", "ResourcePatternFilter",
+    "ResourceType", "ACLOperation", "ACLPermissionType", "ACLResourcePatternType", "AdminResultError",
+    "TopicDescription", "ClusterDescription", "GroupListing", "GroupDescription", "MemberDescription",
+    "DeletedRecords",
+]
