@@ -30,6 +30,9 @@ COMMANDS: List[str] = [
     "demo",
     "topics",
     "groups",
+    "produce",
+    "consume",
+    "perf",
 ]
 
 PROG = "kafkawire"
