@@ -19,6 +19,7 @@ from kafka import errors
 from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher, EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
+from kafka.consumer.first_api import FirstApiMixin
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
 
@@ -58,12 +59,13 @@ OLD_OPTION_NAMES = {
     "fetch_wait_max_ms": "fetch_max_wait_ms",
     "socket_timeout_ms": "request_timeout_ms",
     "refresh_leader_backoff_ms": "retry_backoff_ms",
+    "deserializer_class": "value_deserializer",
 }
-#: 0.9 options that still have a meaning but no modern counterpart.
-OLD_ONLY_OPTIONS = {"deserializer_class": None, "auto_commit_interval_messages": None}
+#: 0.9 options that still have a meaning but no modern counterpart (kept by FirstApiMixin).
+OLD_ONLY_OPTIONS = {"auto_commit_interval_messages": None}
 
 
-class KafkaConsumer:
+class KafkaConsumer(FirstApiMixin):
     """Consumes records from Kafka topics.
 
     ``KafkaConsumer(*topics, **configs)``: topics given here are subscribed
@@ -74,6 +76,7 @@ class KafkaConsumer:
     """
 
     def __init__(self, *topics: str, **configs: Any) -> None:
+        self._keep_old_options(configs)
         configs = self._translate(configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
@@ -110,6 +113,8 @@ class KafkaConsumer:
             out[OLD_OPTION_NAMES.get(key, key)] = value
         if "socket_timeout_ms" in configs and "request_timeout_ms" not in configs:
             out["request_timeout_ms"] = max(configs["socket_timeout_ms"], 1000)
+        if out.get("consumer_timeout_ms") is not None and out["consumer_timeout_ms"] < 0:
+            out["consumer_timeout_ms"] = float("inf")  # 0.9's -1: no timeout
         return out
 
     def _make_coordinator(self) -> Any:
@@ -309,10 +314,19 @@ class KafkaConsumer:
             raise errors.IllegalStateError("committing offsets needs a group_id")
         return self._coordinator
 
-    def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None, timeout_ms: Optional[float] = None) -> None:
-        """Commit ``offsets`` (default: the current positions) and wait."""
+    def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
+               timeout_ms: Optional[float] = None) -> Optional[bool]:
+        """Commit ``offsets`` (default: the current positions) and wait.
+
+        After ``task_done()`` or ``set_topic_partitions()`` (the 0.9 API),
+        ``commit()`` without offsets commits what was marked done instead and
+        returns whether there was anything to commit (see :mod:`kafka.consumer.first_api`).
+        """
+        if offsets is None and self._first_api_active():
+            return self._commit_task_done(timeout_ms)
         offsets = self._offsets_to_commit(offsets)
         self._group().commit_offsets_sync(offsets, timeout_ms or self.config["request_timeout_ms"])
+        return None
 
     def commit_async(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
                      callback: Optional[Callable[..., Any]] = None) -> Any:

@@ -1,16 +1,21 @@
-"""The classic (kafka-python 0.9.x) producers, on the modern engine.
+"""The classic (kafka-python 0.9.x) producers and consumers, on the modern engine.
 
 * :class:`SimpleProducer` -- each call's messages go to the topic's next
   partition;
 * :class:`KeyedProducer` -- messages go where a
   :mod:`partitioner <kafka.partitioner>` puts their key;
 * :class:`~kafka.legacy.base.Producer` -- their base, with the
-  synchronous and asynchronous (``async_send=True``) modes.
+  synchronous and asynchronous (``async_send=True``) modes;
+* :class:`SimpleConsumer` -- reads the partitions of one topic, committing
+  offsets for a group;
+* :class:`MultiProcessConsumer` -- the same, spread over worker processes;
 
-Both are importable from the package root (``from kafka import
-SimpleProducer, KeyedProducer``). Requests go through
-:meth:`kafka.KafkaClient.send_produce_request`, so they reach each
-partition's leader at the Produce version negotiated with that broker.
+(see :mod:`kafka.legacy.simple_consumer`, :mod:`kafka.legacy.multiprocess`
+and :mod:`kafka.context`). All are importable from the package root (``from
+kafka import SimpleProducer, SimpleConsumer``). Requests go through the
+classic methods of :class:`kafka.KafkaClient` (``send_produce_request``,
+``send_fetch_request``, ...), so they reach each partition's leader (or the
+group's coordinator) at the version negotiated with that broker.
 """
 
 from kafka.legacy.base import (
@@ -20,12 +25,17 @@ from kafka.legacy.base import (
     Producer,
 )
 from kafka.legacy.keyed import KeyedProducer
+from kafka.legacy.multiprocess import MultiProcessConsumer
 from kafka.legacy.simple import SimpleProducer
+from kafka.legacy.simple_consumer import Consumer, SimpleConsumer
 
 __all__ = [
     "Producer",
     "SimpleProducer",
     "KeyedProducer",
+    "Consumer",
+    "SimpleConsumer",
+    "MultiProcessConsumer",
     "ACK_NOT_REQUIRED",
     "ACK_AFTER_LOCAL_WRITE",
     "ACK_AFTER_CLUSTER_COMMIT",
