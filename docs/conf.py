@@ -24,6 +24,8 @@ extensions = [
     "sphinx.ext.napoleon",
     "sphinx.ext.viewcode",
     "errortable",
+    "configtable",
+    "apitable",
 ]
 
 root_doc = "index"
