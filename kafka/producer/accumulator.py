@@ -15,7 +15,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from typing import Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
@@ -49,6 +49,9 @@ class RecordAccumulator:
         self._closed = False
         self._in_flight: Set[ProducerBatch] = set()
         self._muted: Set[TopicPartition] = set()
+        #: Set by an idempotent producer's sender: whether a batch that is
+        #: being retried with its sequence number may be sent now.
+        self.retry_gate: Optional[Callable[[ProducerBatch], bool]] = None
 
     # -- appending -------------------------------------------------------------------
 
@@ -179,8 +182,11 @@ class RecordAccumulator:
                     if not queue:
                         continue
                     batch = queue[0]
-                    if batch.in_retry and now - batch.last_attempt < self.retry_backoff:
-                        continue
+                    if batch.in_retry:
+                        if now - batch.last_attempt < self.retry_backoff:
+                            continue
+                        if self.retry_gate is not None and not self.retry_gate(batch):
+                            continue
                     if taken and size + batch.size > max_request_size:
                         break
                     queue.popleft()

@@ -161,6 +161,16 @@ class ProducerIdentity:
             batches = self._in_flight.get(batch.topic_partition) or []
             return not batches or batches[0] is batch
 
+    def may_resend(self, batch: ProducerBatch) -> bool:
+        """Whether a batch being retried may go now.
+
+        A retried batch that keeps its sequence number is sent only once every
+        earlier batch of its partition is acknowledged, so retries reach the
+        broker one at a time and in sequence order, whatever happens to the
+        partition's leadership meanwhile.
+        """
+        return batch.base_sequence < 0 or self.is_first_in_flight(batch)
+
     def batch_completed(self, batch: ProducerBatch, success: bool) -> None:
         """Forget a completed batch. A failed batch leaves a gap: start a new epoch."""
         with self._lock:

@@ -45,6 +45,8 @@ class Sender(threading.Thread):
         self.max_request_size = max_request_size
         self.compression_type = compression_type
         self.identity = identity
+        if identity is not None:
+            accumulator.retry_gate = identity.may_resend
         self.guarantee_order = guarantee_order
         self._running = True
         self._force_close = False
@@ -102,6 +104,7 @@ class Sender(threading.Thread):
                 return
             if self.identity.disabled:
                 self.identity = None
+                self.accumulator.retry_gate = None
             elif not self.identity.ready():
                 self.client.poll(timeout_ms=50)
                 self._fail_expired(now)
