@@ -2,7 +2,8 @@
 # Set up everything the demo and the test suite need, on a Debian machine.
 #
 #   * Debian packages the tests use (installed only when missing; needs root,
-#     otherwise the missing ones are listed and the script goes on);
+#     otherwise the missing ones are listed and the script goes on), and a
+#     Java 17 runtime for Spark when no Java 17+ is found;
 #   * a virtual environment in .venv made with the current python3;
 #   * kafkawire installed into it in editable mode with its test extras.
 #
@@ -12,7 +13,7 @@ cd "$(dirname "$0")"
 
 # Debian packages the tests need; add new ones here.
 DEBIAN_PACKAGES=(kcat pypy3)
-PIP_EXTRAS="snappy,lz4,zstd,crc32c,broker,test"
+PIP_EXTRAS="snappy,lz4,zstd,crc32c,broker,spark,test"
 VENV=.venv
 PYTHON=${PYTHON:-python3}
 
@@ -51,12 +52,26 @@ install_debian_packages() {
     fi
 }
 
+# Spark (the spark extra) runs on a Java 17 or newer runtime.
+java_17_or_newer() {
+    local java version major
+    java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+    command -v "$java" >/dev/null 2>&1 || return 1
+    version="$("$java" -version 2>&1 | sed -n 's/.*version "\([^"]*\)".*/\1/p' | head -n 1)"
+    major="${version%%.*}"
+    [ "$major" = "1" ] && major=0  # 1.8 and older
+    [ -n "$major" ] && [ "$major" -ge 17 ] 2>/dev/null
+}
+
 python_can_make_venvs() {
     "$PYTHON" -c 'import ensurepip, venv' >/dev/null 2>&1
 }
 
 # Debian's own python3 needs python3-venv for "python3 -m venv".
 packages=("${DEBIAN_PACKAGES[@]}")
+if ! java_17_or_newer; then
+    packages+=("openjdk-17-jre-headless")
+fi
 if ! [ -x "$VENV/bin/python" ] && ! python_can_make_venvs; then
     packages+=("python3-venv")
 fi
@@ -71,6 +86,11 @@ if ! [ -x "$VENV/bin/python" ]; then
     "$PYTHON" -m venv "$VENV"
 fi
 
+# The editable install uses setuptools' "compat" mode (the checkout on sys.path
+# through a .pth file): Spark finds the pyspark_kafkawire module, which
+# registers the kafkawire data source, by listing sys.path entries, which the
+# default editable mode's import hook does not appear in.
+#
 # Reinstall only when the packaging metadata, the interpreter or the checkout
 # location changed since the last successful install.
 stamp_file="$VENV/.kafkawire-installed"
@@ -81,6 +101,7 @@ if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ] &&
 else
     say "installing kafkawire[$PIP_EXTRAS] into $VENV (editable)"
     PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
-        "$VENV/bin/python" -m pip install -q -e ".[$PIP_EXTRAS]" >&2
+        "$VENV/bin/python" -m pip install -q -e ".[$PIP_EXTRAS]" \
+            --config-settings editable_mode=compat >&2
     printf '%s' "$stamp" > "$stamp_file"
 fi

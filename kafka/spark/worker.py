@@ -1,0 +1,293 @@
+"""What runs on the executors: reading offset ranges and writing rows.
+
+Spark reuses its Python worker processes between tasks, so each worker keeps
+its clients, one per distinct configuration, in module-level caches
+(:func:`cached_fetcher` for reads, :func:`cached_consumer` for
+``read_committed`` reads, :func:`cached_producer`) instead of connecting
+again for every task. The reader and writer objects Spark pickles
+carry only options; clients are made here, in the worker process.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import threading
+import time
+from typing import Any, Dict, Iterator, List, Optional, Tuple
+
+from kafka import errors
+from kafka.client import KafkaClient
+from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
+from kafka.consumer import KafkaConsumer
+from kafka.producer import KafkaProducer
+from kafka.spark.arrow import BatchBuilder
+from kafka.spark.fetch import RangeFetcher
+from kafka.spark.offsets import OffsetRange
+from kafka.structs import TopicPartition
+
+#: Rows per Arrow batch handed to Spark (Spark's own default for Arrow batches).
+ROWS_PER_BATCH = 10000
+
+_lock = threading.Lock()
+_consumers: Dict[Any, KafkaConsumer] = {}
+_producers: Dict[Any, KafkaProducer] = {}
+_fetchers: Dict[Any, RangeFetcher] = {}
+#: Seconds spent inside our client by this worker process (fetch + decode, Arrow
+#: building, send + flush).
+timings = {"read_s": 0.0, "arrow_s": 0.0, "write_s": 0.0}
+#: When set, each task appends one JSON line of timings to this file (used by
+#: benchmarks/spark.py to tell our client's time from Spark's).
+TIMINGS_ENV = "KAFKAWIRE_SPARK_TIMINGS"
+
+
+def _report(kind: str, **numbers: Any) -> None:
+    path = os.environ.get(TIMINGS_ENV)
+    if path:
+        with open(path, "a", encoding="utf-8") as handle:
+            handle.write(json.dumps(dict(numbers, kind=kind, pid=os.getpid())) + "\n")
+
+
+def _key(config: Dict[str, Any]) -> Tuple:
+    return tuple(sorted((k, repr(v)) for k, v in config.items()))
+
+
+def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> KafkaConsumer:
+    """This worker's consumer for ``client`` settings (made on first use)."""
+    config = dict(client)
+    config.setdefault("max_poll_records", ROWS_PER_BATCH)
+    config.setdefault("fetch_max_wait_ms", 100)
+    config.update(enable_auto_commit=False, group_id=None,
+                  auto_offset_reset="none" if fail_on_data_loss else "earliest")
+    key = _key(config)
+    with _lock:
+        consumer = _consumers.get(key)
+        if consumer is None:
+            consumer = _consumers[key] = KafkaConsumer(**config)
+        return consumer
+
+
+def cached_fetcher(client: Dict[str, Any]) -> RangeFetcher:
+    """This worker's range fetcher (and its client) for ``client`` settings (made on first use)."""
+    config = {k: v for k, v in client.items() if k in CLIENT_CONFIG}
+    key = _key(client)
+    with _lock:
+        fetcher = _fetchers.get(key)
+        if fetcher is None:
+            fetcher = _fetchers[key] = RangeFetcher(
+                KafkaClient(**config), max_partition_bytes=client.get("max_partition_fetch_bytes", 8 * 1024 * 1024),
+                max_wait_ms=client.get("fetch_max_wait_ms", 100), check_crcs=client.get("check_crcs", True))
+        return fetcher
+
+
+def cached_producer(client: Dict[str, Any]) -> KafkaProducer:
+    """This worker's producer for ``client`` settings (made on first use)."""
+    key = _key(client)
+    with _lock:
+        producer = _producers.get(key)
+        if producer is None:
+            producer = _producers[key] = KafkaProducer(**client)
+        return producer
+
+
+def _close_all() -> None:
+    with _lock:
+        for consumer in _consumers.values():
+            consumer.close()
+        for producer in _producers.values():
+            producer.close(timeout=10)
+        for fetcher in _fetchers.values():
+            fetcher.client.close()
+        _fetchers.clear()
+        _consumers.clear()
+        _producers.clear()
+
+
+atexit.register(_close_all)
+
+
+def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, fail_on_data_loss: bool,
+               poll_timeout_ms: int) -> Iterator[Any]:
+    """Records ``[rng.start, rng.end)`` of one partition as ``pyarrow.RecordBatch`` objects.
+
+    With ``fail_on_data_loss`` a range whose records are gone from the log
+    (deleted by retention, or a partition that vanished) raises
+    OffsetOutOfRangeError; otherwise the missing records are skipped.
+    """
+    if rng.end <= rng.start:
+        return
+    if client.get("isolation_level", "read_uncommitted") != "read_committed":
+        yield from _read_direct(client, rng, include_headers, fail_on_data_loss, poll_timeout_ms)
+        return
+    consumer = cached_consumer(client, fail_on_data_loss)
+    tp = TopicPartition(rng.topic, rng.partition)
+    consumer.assign([tp])
+    consumer.seek(tp, rng.start)
+    builder = BatchBuilder(rng.topic, rng.partition, include_headers)
+    task_started = time.perf_counter()
+    client_s = arrow_s = 0.0
+    end = rng.end
+    idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
+    position = rng.start
+    while position < end:
+        started = time.perf_counter()
+        try:
+            fetched = consumer.poll(timeout_ms=min(500, poll_timeout_ms), max_records=ROWS_PER_BATCH)
+        except errors.OffsetOutOfRangeError:
+            raise errors.OffsetOutOfRangeError(
+                "kafkawire: offsets %d-%d of %s-%d are no longer in the log (data loss); set "
+                "failOnDataLoss=false to skip them" % (position, end, rng.topic, rng.partition)) from None
+        records = fetched.get(tp, [])
+        elapsed = time.perf_counter() - started
+        client_s += elapsed
+        timings["read_s"] += elapsed
+        if records:
+            idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
+            if records[-1].offset >= end:
+                records = [r for r in records if r.offset < end]
+            if fail_on_data_loss and records and records[0].offset > position and position == rng.start \
+                    and _log_start_after(consumer, tp, position):
+                raise errors.OffsetOutOfRangeError(
+                    "kafkawire: offsets %d-%d of %s-%d are no longer in the log (data loss); set "
+                    "failOnDataLoss=false to skip them" % (position, records[0].offset, rng.topic, rng.partition))
+            builder.extend(records)
+            if len(builder) >= ROWS_PER_BATCH:
+                started = time.perf_counter()
+                batch = builder.build()
+                arrow_s += time.perf_counter() - started
+                yield batch
+        position = consumer.position(tp)
+        if not records and time.monotonic() > idle_deadline:
+            raise errors.KafkaTimeoutError(
+                "kafkawire: no records of %s-%d at offset %d within kafkaConsumer.pollTimeoutMs=%d ms "
+                "(range ends at %d)" % (rng.topic, rng.partition, position, poll_timeout_ms, end))
+    if len(builder):
+        started = time.perf_counter()
+        batch = builder.build()
+        arrow_s += time.perf_counter() - started
+        yield batch
+    timings["arrow_s"] += arrow_s
+    # task_s includes the time Spark spends on each batch while this generator waits.
+    _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
+            task_s=time.perf_counter() - task_started)
+
+
+def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, fail_on_data_loss: bool,
+                 poll_timeout_ms: int) -> Iterator[Any]:
+    """read_uncommitted: record batches decoded straight into columns (see :mod:`kafka.spark.fetch`)."""
+    fetcher = cached_fetcher(client)
+    tp = TopicPartition(rng.topic, rng.partition)
+    builder = BatchBuilder(rng.topic, rng.partition, include_headers)
+    task_started = time.perf_counter()
+    client_s = arrow_s = 0.0
+    chunks = fetcher.fetch_range(tp, rng.start, rng.end, fail_on_data_loss, poll_timeout_ms)
+    while True:
+        started = time.perf_counter()
+        records = next(chunks, None)
+        if records is not None:
+            builder.extend_records(records)
+        client_s += time.perf_counter() - started
+        if records is None or len(builder) >= ROWS_PER_BATCH:
+            if len(builder):
+                started = time.perf_counter()
+                batch = builder.build()
+                arrow_s += time.perf_counter() - started
+                yield batch
+            if records is None:
+                break
+    timings["read_s"] += client_s
+    timings["arrow_s"] += arrow_s
+    _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
+            task_s=time.perf_counter() - task_started)
+
+
+def _log_start_after(consumer: KafkaConsumer, tp: TopicPartition, offset: int) -> bool:
+    # A gap at the start of a range is data loss only if the log no longer
+    # begins at or before it (compacted topics and transaction markers leave
+    # gaps too).
+    return consumer.beginning_offsets([tp]).get(tp, 0) > offset
+
+
+# -- writing -------------------------------------------------------------------------------
+
+def _text_or_bytes(value: Any, column: str) -> Optional[bytes]:
+    if value is None or isinstance(value, bytes):
+        return value
+    if isinstance(value, str):
+        return value.encode("utf-8")
+    if isinstance(value, (bytearray, memoryview)):
+        return bytes(value)
+    raise errors.IllegalArgumentError("kafkawire: column %s must be binary or string, got %s"
+                                      % (column, type(value).__name__))
+
+
+def _unfinished(futures: List[Any], failures: List[BaseException]) -> List[Any]:
+    """The futures still pending; the errors of failed ones are added to ``failures``."""
+    pending = []
+    for future in futures:
+        if not future.is_done:
+            pending.append(future)
+        elif future.exception is not None:
+            failures.append(future.exception)
+    return pending
+
+
+def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches: Iterator[Any]) -> int:
+    """Send the rows of Arrow ``batches``; return how many once all are acknowledged.
+
+    Columns: ``value`` (required), ``key``, ``topic`` (else the ``topic``
+    option), ``partition``, ``headers``. Everything sent is flushed and its
+    acknowledgement checked before returning, so a task that reports success
+    has delivered its rows (at least once).
+    """
+    producer = cached_producer(client)
+    failures: List[BaseException] = []
+    futures: List[Any] = []
+    count = 0
+    started = time.perf_counter()
+    send_s = 0.0
+    for batch in batches:
+        batch_started = time.perf_counter()
+        names = batch.schema.names
+        n = batch.num_rows
+        values = batch.column(names.index("value")).to_pylist()
+        keys = batch.column(names.index("key")).to_pylist() if "key" in names else [None] * n
+        topics = batch.column(names.index("topic")).to_pylist() if "topic" in names else [None] * n
+        parts = batch.column(names.index("partition")).to_pylist() if "partition" in names else [None] * n
+        headers = batch.column(names.index("headers")).to_pylist() if "headers" in names else None
+        send = producer.send
+        append = futures.append
+        for i in range(n):
+            topic = default_topic if default_topic is not None else topics[i]
+            if topic is None:
+                raise errors.IllegalArgumentError(
+                    "kafkawire: a row has a null topic and no topic option is set")
+            key = keys[i]
+            value = values[i]
+            if key is not None and type(key) is not bytes:
+                key = _text_or_bytes(key, "key")
+            if value is not None and type(value) is not bytes:
+                value = _text_or_bytes(value, "value")
+            row_headers = None
+            if headers is not None and headers[i]:
+                row_headers = [(h["key"], _text_or_bytes(h["value"], "headers.value")) for h in headers[i]]
+            if value is None and key is None:
+                raise errors.IllegalArgumentError("kafkawire: a row has neither a key nor a value")
+            append(send(topic, value=value, key=key, headers=row_headers, partition=parts[i]))
+            count += 1
+        # Checking futures in bulk costs far less than a callback per record.
+        futures = _unfinished(futures, failures)
+        send_s += time.perf_counter() - batch_started
+        if failures:
+            break
+    flush_started = time.perf_counter()
+    producer.flush()
+    _unfinished(futures, failures)
+    elapsed = time.perf_counter() - started
+    timings["write_s"] += elapsed
+    _report("write", rows=count, task_s=elapsed, flush_s=time.perf_counter() - flush_started,
+            send_s=send_s)
+    if failures:
+        raise errors.KafkaError("kafkawire: %d record(s) could not be written: %r" % (len(failures), failures[0]))
+    return count

@@ -1,0 +1,86 @@
+"""One local[2] SparkSession for the whole test run (it takes about 10 s to start).
+
+Spark tests skip when pyspark is not installed, unless
+``KAFKAWIRE_REQUIRE_BROKER=1`` is set (``run_tests.sh`` sets it): then they fail.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+from typing import Iterator, List, Optional, Tuple
+
+import pytest
+
+from kafka import direct
+from kafka.conn.blocking import BlockingConnection
+from kafka.producer import KafkaProducer
+
+REQUIRE_ENV = "KAFKAWIRE_REQUIRE_BROKER"
+
+
+def _pyspark_or_skip() -> None:
+    try:
+        import pyarrow  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError as exc:
+        if os.environ.get(REQUIRE_ENV, "") not in ("", "0"):
+            pytest.fail("pyspark/pyarrow are required (%s): install the spark extra" % exc, pytrace=False)
+        pytest.skip("pyspark is not installed")
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[object]:
+    """A local[2] SparkSession with the kafkawire source registered."""
+    _pyspark_or_skip()
+    import kafka.spark
+
+    kafka.spark.configure_python()
+    from pyspark.sql import SparkSession
+
+    work = tempfile.mkdtemp(prefix="kafkawire-spark-")
+    session = (SparkSession.builder.master("local[2]").appName("kafkawire-tests")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.default.parallelism", "2")
+               .config("spark.sql.streaming.pollingDelay", "10ms")
+               .config("spark.local.dir", work)
+               .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + work)
+               .getOrCreate())
+    session.sparkContext.setLogLevel("ERROR")
+    kafka.spark.register(session)
+    try:
+        yield session
+    finally:
+        session.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def make_topic(servers_host: str, port: int, partitions: int = 1, prefix: str = "spark") -> str:
+    """Create a topic with a unique name on the embedded broker."""
+    name = "%s-%s" % (prefix, uuid.uuid4().hex[:8])
+    with BlockingConnection(servers_host, port) as conn:
+        direct.create_topic(conn, name, partitions=partitions)
+    return name
+
+
+Record = Tuple[Optional[bytes], Optional[bytes], int, int, List[Tuple[str, bytes]]]
+
+
+def produce(bootstrap: str, topic: str, records: List[Record], linger_ms: int = 20) -> None:
+    """Send ``(key, value, partition, timestamp_ms, headers)`` records and wait for all."""
+    with KafkaProducer(bootstrap_servers=bootstrap, linger_ms=linger_ms) as producer:
+        futures = [producer.send(topic, value=v, key=k, partition=p, timestamp_ms=ts, headers=h or None)
+                   for k, v, p, ts, h in records]
+        producer.flush(30)
+        for future in futures:
+            future.get(30)
+
+
+@pytest.fixture
+def tmp_checkpoint() -> Iterator[str]:
+    path = tempfile.mkdtemp(prefix="kafkawire-ckpt-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
