@@ -214,7 +214,10 @@ class RecordAccumulator:
             batch.attempts += 1
             batch.last_attempt = now
             batch.in_retry = True
-            batch.drained = 0.0
+            # ``drained`` stays set: a batch that was sent once is closed for
+            # good. Were it open again, records appended while it waits would
+            # be left out of its already encoded bytes (and of its sequence
+            # range) yet completed with it, acknowledged but never written.
             self._in_flight.discard(batch)
             queue = self._batches.setdefault(batch.topic_partition, deque())
             # Keep retries ahead of new batches and ordered by sequence.

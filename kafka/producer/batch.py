@@ -47,7 +47,7 @@ class ProducerBatch:
         self.result = ProduceResult(tp)
         self.attempts = 0
         self.last_attempt = created
-        self.drained = 0.0
+        self.drained = 0.0  # when last drained; 0.0 until then (open to appends)
         self.base_sequence = -1
         self.producer_id = -1
         self.producer_epoch = -1
