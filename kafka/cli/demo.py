@@ -1,141 +1,225 @@
-"""``python -m kafka demo``: the protocol and record layers end to end.
+"""``python -m kafka demo``: the main job, end to end on one machine.
 
 Starts the embedded broker unless ``--bootstrap-server`` names a cluster,
-creates a topic, then for every compression codec whose library is installed
-builds record batches, produces them, fetches them back, checks that every
-record came back unchanged, and prints what came back and the rates.
+creates the topics with the admin client, produces a stream of JSON events
+with a progress bar, reads them back, runs the Spark batch and streaming
+pipelines of :mod:`kafka.spark.pipeline` over them (when pyspark is
+installed), reads the aggregates the pipelines wrote, checks them against
+the same aggregation done in plain Python and prints a short report.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shutil
+import sys
+import tempfile
 import time
 import uuid
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
-from kafka import direct
-from kafka.conn.blocking import BlockingConnection, parse_address
+from kafka.admin import KafkaAdminClient, NewTopic
+from kafka.cli.progress import Progress
+from kafka.consumer import KafkaConsumer
 from kafka.errors import KafkaError
-from kafka.record import MemoryRecordsBuilder, codecs
+from kafka.producer import KafkaProducer
+from kafka.spark.pipeline import expected_aggregates, make_event
+from kafka.structs import TopicPartition
 
-BATCH_SIZE = 1000
-VALUE_SIZE = 100
+Aggregates = Dict[Tuple[str, str], Dict[str, Any]]
 
 
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser = subparsers.add_parser(
-        "demo", help="produce and fetch records of every codec through the protocol layer",
+        "demo", help="run the main job: events through Kafka and the Spark pipelines",
         description=__doc__.split("\n\n")[1] if __doc__ else None)
-    parser.add_argument("--bootstrap-server", "--bootstrap-servers", dest="bootstrap",
-                        help="HOST:PORT of a broker (default: start the embedded broker)")
-    parser.add_argument("--records", type=int, default=20000,
-                        help="records per codec (default: %(default)s)")
-    parser.add_argument("--topic", default=None, help="topic name (default: a new kafkawire-demo-* topic)")
+    parser.add_argument("--bootstrap-server", "--bootstrap-servers", dest="bootstrap_servers", default=None,
+                        metavar="HOST:PORT[,HOST:PORT...]",
+                        help="a cluster to run against (default: start the embedded broker)")
+    parser.add_argument("--events", type=int, default=100000, help="JSON events to produce (default: %(default)s)")
+    parser.add_argument("--partitions", type=int, default=2, help="partitions of the events topic (default: 2)")
+    parser.add_argument("--compression", default="lz4", choices=["none", "gzip", "snappy", "lz4", "zstd"],
+                        help="codec of the produced batches (default: %(default)s)")
+    parser.add_argument("--no-spark", action="store_true", help="skip the Spark pipelines")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
 
-def _events(count: int, codec: str) -> List[Tuple[bytes, bytes, list, int]]:
-    """Synthetic JSON events padded to about VALUE_SIZE bytes."""
-    now = int(time.time() * 1000)
-    out = []
-    for i in range(count):
-        body = json.dumps({"id": i, "codec": codec, "user": "user-%d" % (i % 97), "amount": i % 1000},
-                          separators=(",", ":"))
-        value = body.ljust(VALUE_SIZE).encode()
-        out.append((b"user-%d" % (i % 97), value, [("source", b"kafkawire-demo")], now + i))
-    return out
-
-
-def _leader_connection(bootstrap: BlockingConnection, info: direct.TopicInfo) -> BlockingConnection:
-    leader = info.leaders.get(0)
-    address = info.brokers.get(leader) if leader is not None else None
-    if address is None or address == (bootstrap.host, bootstrap.port):
-        return bootstrap
-    return BlockingConnection(*address)
-
-
-def _run_codec(conn: BlockingConnection, info: direct.TopicInfo, codec: str, count: int) -> dict:
-    events = _events(count, codec)
-    started = time.perf_counter()
-    build_seconds = 0.0
-    first_offset: Optional[int] = None
-    for start in range(0, count, BATCH_SIZE):
-        t0 = time.perf_counter()
-        builder = MemoryRecordsBuilder(2, codec)
-        for i, (key, value, headers, ts) in enumerate(events[start:start + BATCH_SIZE]):
-            builder.append(i, ts, key, value, headers)
-        blob = builder.build()
-        build_seconds += time.perf_counter() - t0
-        offset = direct.produce(conn, info, 0, blob)
-        if first_offset is None:
-            first_offset = offset
-    produce_seconds = time.perf_counter() - started
-    assert first_offset is not None
-    started = time.perf_counter()
-    blobs = direct.fetch_all(conn, info, 0, first_offset, first_offset + count)
-    records = direct.batches_to_records(blobs, first_offset, first_offset + count)
-    fetch_seconds = time.perf_counter() - started
-    intact = len(records) == count and all(
-        (r.key, r.value, r.headers, r.timestamp) == (k, v, h, t)
-        for r, (k, v, h, t) in zip(records, events))
-    return {
-        "codec": codec, "count": len(records), "first_offset": first_offset, "intact": intact,
-        "produce_rate": count / produce_seconds, "build_rate": count / build_seconds if build_seconds else 0.0,
-        "fetch_rate": count / fetch_seconds, "wire_bytes": sum(len(b) for b in blobs),
-        "sample": records[-1] if records else None,
-    }
-
-
 def run(args: argparse.Namespace) -> int:
+    if args.events <= 0:
+        raise KafkaError("--events must be positive")
+    if args.partitions <= 0:
+        raise KafkaError("--partitions must be positive")
     broker = None
-    if args.records <= 0:
-        raise KafkaError("--records must be positive")
     try:
-        if args.bootstrap:
-            host, port = parse_address(args.bootstrap.split(",")[0])
-        else:
+        bootstrap = args.bootstrap_servers
+        if not bootstrap:
             from kafka.testing import EmbeddedBroker
+
             broker = EmbeddedBroker().start()
-            host, port = broker.host, broker.port
-            print("embedded broker started at %s" % broker.bootstrap_servers, flush=True)
-        with BlockingConnection(host, port) as conn:
-            topic = args.topic or "kafkawire-demo-%s" % uuid.uuid4().hex[:8]
-            direct.create_topic(conn, topic, partitions=1, exist_ok=bool(args.topic))
-            info = direct.describe_topic(conn, topic)
-            leader = _leader_connection(conn, info)
-            print("topic %s: Produce v%d, Fetch v%d negotiated"
-                  % (topic, leader.version_for(direct.PRODUCE), leader.version_for(direct.FETCH)), flush=True)
-            results = []
-            for name in ("none", "gzip", "snappy", "lz4", "zstd"):
-                try:
-                    codecs.ensure_available(name)
-                except KafkaError as exc:
-                    print("%-6s skipped: %s" % (name, exc), flush=True)
-                    continue
-                result = _run_codec(leader, info, name, args.records)
-                results.append(result)
-                print("%-6s %7d records at offsets %d..%d %s" % (
-                    name, result["count"], result["first_offset"], result["first_offset"] + result["count"] - 1,
-                    "came back intact" if result["intact"] else "CAME BACK DIFFERENT"), flush=True)
-            if leader is not conn:
-                leader.close()
-        _report(results)
-        return 0 if results and all(r["intact"] for r in results) else 1
+            bootstrap = broker.bootstrap_servers
+            _say("embedded broker started at %s" % bootstrap)
+        return _main_job(args, bootstrap)
     finally:
         if broker is not None:
             broker.stop()
 
 
-def _report(results: List[dict]) -> None:
-    print()
-    print("%-7s %10s %14s %14s %14s %12s" % ("codec", "records", "build rec/s", "produce rec/s",
-                                             "fetch rec/s", "wire bytes"))
-    for r in results:
-        print("%-7s %10d %14.0f %14.0f %14.0f %12d" % (r["codec"], r["count"], r["build_rate"],
-                                                       r["produce_rate"], r["fetch_rate"], r["wire_bytes"]))
-    if results and results[-1]["sample"] is not None:
-        sample = results[-1]["sample"]
-        print()
-        print("last record: offset=%d key=%r headers=%r" % (sample.offset, sample.key, sample.headers))
-        print("             value=%s" % sample.value.decode().rstrip())
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _main_job(args: argparse.Namespace, bootstrap: str) -> int:
+    run_id = uuid.uuid4().hex[:8]
+    events_topic = "kafkawire-demo-events-%s" % run_id
+    batch_topic = "kafkawire-demo-batch-%s" % run_id
+    stream_topic = "kafkawire-demo-stream-%s" % run_id
+    admin = KafkaAdminClient(bootstrap_servers=bootstrap, client_id="kafkawire-demo")
+    try:
+        admin.create_topics([NewTopic(events_topic, args.partitions, 1), NewTopic(batch_topic, 1, 1),
+                             NewTopic(stream_topic, 1, 1)])
+    finally:
+        admin.close()
+    _say("topics created: %s (%d partitions), %s, %s" % (events_topic, args.partitions, batch_topic, stream_topic))
+
+    events = [make_event(i) for i in range(args.events)]
+    produce_rate = _produce(bootstrap, events_topic, events, args)
+    read, read_rate = _read_back(bootstrap, events_topic, args.events)
+    _say("produced %d events at %.0f events/s (%s); read %d back at %.0f events/s"
+         % (args.events, produce_rate, args.compression, read, read_rate))
+    ok = read == args.events
+    expected = expected_aggregates(events)
+
+    if args.no_spark:
+        _say("Spark pipelines skipped (--no-spark)")
+    elif not _pyspark_available():
+        _say("Spark pipelines skipped: pyspark is not installed "
+             "(pip install 'kafkawire[spark]'; Spark needs Java 17)")
+    else:
+        ok = _spark_part(bootstrap, events_topic, batch_topic, stream_topic, expected) and ok
+    _print_table(expected)
+    _say("result: %s" % ("OK" if ok else "FAILED"))
+    return 0 if ok else 1
+
+
+def _produce(bootstrap: str, topic: str, events: List[Dict[str, Any]], args: argparse.Namespace) -> float:
+    compression = None if args.compression == "none" else args.compression
+    started = time.perf_counter()
+    with KafkaProducer(bootstrap_servers=bootstrap, compression_type=compression, linger_ms=5) as producer:
+        futures = []
+        with Progress(len(events), "produce", stream=sys.stderr, enabled=not args.quiet) as progress:
+            step = max(1, len(events) // 100)
+            for i, event in enumerate(events):
+                futures.append(producer.send(topic, key=event["user"].encode(),
+                                             value=json.dumps(event, separators=(",", ":")).encode()))
+                if (i + 1) % step == 0:
+                    progress.update(step)
+            producer.flush(120)
+            progress.update(len(events) - (len(events) // step) * step)
+        failed = [f for f in futures if not f.succeeded()]
+        if failed:
+            raise KafkaError("%d events were not delivered: %s" % (len(failed), failed[0].exception))
+    return len(events) / (time.perf_counter() - started)
+
+
+def _read_back(bootstrap: str, topic: str, count: int) -> Tuple[int, float]:
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest")
+    try:
+        partitions = sorted(consumer.partitions_for_topic(topic) or ())
+        consumer.assign([TopicPartition(topic, p) for p in partitions])
+        started = time.perf_counter()
+        read, deadline = 0, time.monotonic() + 120
+        while read < count and time.monotonic() < deadline:
+            for records in consumer.poll(timeout_ms=500).values():
+                read += len(records)
+        return read, read / max(time.perf_counter() - started, 1e-9)
+    finally:
+        consumer.close()
+
+
+def _read_aggregates(bootstrap: str, topic: str, expected_count: int) -> Aggregates:
+    """Every aggregate record of ``topic``, summed per (user, action) (a stream writes one per micro-batch)."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest")
+    try:
+        consumer.assign([TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())])
+        totals: Aggregates = {}
+        read, deadline = 0, time.monotonic() + 60
+        while read < expected_count and time.monotonic() < deadline:
+            for records in consumer.poll(timeout_ms=500).values():
+                for record in records:
+                    read += 1
+                    row = json.loads(record.value)
+                    total = totals.setdefault((row["user"], row["action"]), {"events": 0, "amount": 0.0})
+                    total["events"] += row["events"]
+                    total["amount"] = round(total["amount"] + row["amount"], 2)
+        return totals
+    finally:
+        consumer.close()
+
+
+def _pyspark_available() -> bool:
+    try:
+        import pyarrow  # noqa: F401
+        import pyspark  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _spark_part(bootstrap: str, events_topic: str, batch_topic: str, stream_topic: str,
+                expected: Aggregates) -> bool:
+    import kafka.spark
+    from kafka.spark.pipeline import run_batch_pipeline, run_streaming_pipeline
+
+    kafka.spark.configure_python()
+    from pyspark.sql import SparkSession
+
+    work = tempfile.mkdtemp(prefix="kafkawire-demo-")
+    started = time.perf_counter()
+    spark = (SparkSession.builder.master("local[2]").appName("kafkawire-demo")
+             .config("spark.ui.enabled", "false")
+             .config("spark.ui.showConsoleProgress", "false")
+             .config("spark.sql.shuffle.partitions", "2")
+             .config("spark.local.dir", work)
+             .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + work)
+             .getOrCreate())
+    try:
+        spark.sparkContext.setLogLevel("ERROR")
+        kafka.spark.register(spark)
+        _say("Spark %s session ready in %.1f s" % (spark.version, time.perf_counter() - started))
+        ok = True
+        for name, topic, job in (
+                ("batch", batch_topic,
+                 lambda: run_batch_pipeline(spark, bootstrap, events_topic, batch_topic)),
+                ("streaming", stream_topic,
+                 lambda: run_streaming_pipeline(spark, bootstrap, events_topic, stream_topic, work + "/checkpoint"))):
+            t0 = time.perf_counter()
+            written = job()
+            seconds = time.perf_counter() - t0
+            got = _read_aggregates(bootstrap, topic, written)
+            same = _same(got, expected)
+            ok = ok and same
+            _say("Spark %s pipeline: %d aggregate records written in %.1f s; %s"
+                 % (name, written, seconds, "they match the events" if same else "THEY DO NOT MATCH"))
+        return ok
+    finally:
+        spark.stop()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def _same(got: Aggregates, expected: Aggregates) -> bool:
+    if set(got) != set(expected):
+        return False
+    return all(got[k]["events"] == expected[k]["events"] and abs(got[k]["amount"] - expected[k]["amount"]) < 0.01
+               for k in expected)
+
+
+def _print_table(aggregates: Aggregates, limit: int = 8) -> None:
+    rows = sorted(aggregates.items(), key=lambda item: (-item[1]["amount"], item[0]))
+    _say("")
+    _say("top %d (user, action) by amount:" % min(limit, len(rows)))
+    _say("%-10s %-8s %8s %12s" % ("user", "action", "events", "amount"))
+    for (user, action), total in rows[:limit]:
+        _say("%-10s %-8s %8d %12.2f" % (user, action, total["events"], total["amount"]))
+
