@@ -15,7 +15,7 @@ import json
 import os
 import threading
 import time
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
 
 from kafka import errors
 from kafka.client import KafkaClient
@@ -26,6 +26,8 @@ from kafka.spark.arrow import BatchBuilder
 from kafka.spark.fetch import RangeFetcher
 from kafka.spark.offsets import OffsetRange
 from kafka.structs import TopicPartition
+
+T = TypeVar("T")
 
 #: Rows per Arrow batch handed to Spark (Spark's own default for Arrow batches).
 ROWS_PER_BATCH = 10000
@@ -60,35 +62,29 @@ def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> KafkaCon
     config.setdefault("fetch_max_wait_ms", 100)
     config.update(enable_auto_commit=False, group_id=None,
                   auto_offset_reset="none" if fail_on_data_loss else "earliest")
-    key = _key(config)
-    with _lock:
-        consumer = _consumers.get(key)
-        if consumer is None:
-            consumer = _consumers[key] = KafkaConsumer(**config)
-        return consumer
+    return _cached(_consumers, _key(config), lambda: KafkaConsumer(**config))
 
 
 def cached_fetcher(client: Dict[str, Any]) -> RangeFetcher:
     """This worker's range fetcher (and its client) for ``client`` settings (made on first use)."""
     config = {k: v for k, v in client.items() if k in CLIENT_CONFIG}
-    key = _key(client)
-    with _lock:
-        fetcher = _fetchers.get(key)
-        if fetcher is None:
-            fetcher = _fetchers[key] = RangeFetcher(
-                KafkaClient(**config), max_partition_bytes=client.get("max_partition_fetch_bytes", 8 * 1024 * 1024),
-                max_wait_ms=client.get("fetch_max_wait_ms", 100), check_crcs=client.get("check_crcs", True))
-        return fetcher
+    return _cached(_fetchers, _key(client), lambda: RangeFetcher(
+        KafkaClient(**config), max_partition_bytes=client.get("max_partition_fetch_bytes", 8 * 1024 * 1024),
+        max_wait_ms=client.get("fetch_max_wait_ms", 100), check_crcs=client.get("check_crcs", True)))
 
 
 def cached_producer(client: Dict[str, Any]) -> KafkaProducer:
     """This worker's producer for ``client`` settings (made on first use)."""
-    key = _key(client)
+    return _cached(_producers, _key(client), lambda: KafkaProducer(**client))
+
+
+def _cached(cache: Dict[Any, T], key: Any, make: Callable[[], T]) -> T:
+    """``cache[key]``, made by ``make()`` on first use (one per worker process)."""
     with _lock:
-        producer = _producers.get(key)
-        if producer is None:
-            producer = _producers[key] = KafkaProducer(**client)
-        return producer
+        value = cache.get(key)
+        if value is None:
+            value = cache[key] = make()
+        return value
 
 
 def _close_all() -> None:
