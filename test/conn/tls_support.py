@@ -300,6 +300,7 @@ class TlsProxy:
         self.accepted = 0
         self.handshakes = 0
         self.handshake_failures: List[str] = []
+        self._counted_after = 0  # link numbers up to this one predate reset_stats()
         self.client_subjects: List[Optional[str]] = []
 
     def __repr__(self) -> str:
@@ -331,6 +332,7 @@ class TlsProxy:
             self.handshakes = 0
             self.handshake_failures = []
             self.client_subjects = []
+            self._counted_after = self._numbers
 
     # -- lifecycle ---------------------------------------------------------------
 
@@ -401,7 +403,7 @@ class TlsProxy:
         for link in list(self._links.values()):
             if (not link.handshaken or link.failed_at is not None) and now >= link.deadline:
                 if link.failed_at is None:
-                    self._record_failure("handshake not finished within %.1f s" % self.handshake_timeout)
+                    self._record_failure(link, "handshake not finished within %.1f s" % self.handshake_timeout)
                 self._close_link(link)
 
     def _drain_wake(self) -> None:
@@ -515,7 +517,7 @@ class TlsProxy:
             # OpenSSL has written its alert to the outgoing BIO: send it, stop
             # writing, and drain the client for a while before closing, so the
             # alert is read rather than lost to a connection reset.
-            self._record_failure(getattr(exc, "verify_message", None) or exc.reason or str(exc))
+            self._record_failure(link, getattr(exc, "verify_message", None) or exc.reason or str(exc))
             self._collect_ciphertext(link)
             link.failed_at = time.monotonic()
             link.deadline = link.failed_at + self.linger
@@ -593,9 +595,12 @@ class TlsProxy:
         elif link.upstream_eof and not link.to_client:
             self._close_link(link)  # the broker hung up: pass that on
 
-    def _record_failure(self, reason: str) -> None:
+    def _record_failure(self, link: _Link, reason: str) -> None:
         with self._lock:
-            self.handshake_failures.append(reason)
+            # A connection accepted before the last reset_stats() belongs to an
+            # earlier test: its late failure must not count against this one.
+            if link.number > self._counted_after:
+                self.handshake_failures.append(reason)
 
     def _close_link(self, link: _Link) -> None:
         with self._lock:
