@@ -134,7 +134,8 @@ def topic_partitions(bootstrap_servers: str, topic: str, timeout: float) -> List
     servers = split_servers(bootstrap_servers)
     if not servers:
         raise errors.KafkaConfigurationError("--bootstrap-server is empty")
-    client = KafkaClient(bootstrap_servers=servers, request_timeout_ms=int(timeout * 1000))
+    client = KafkaClient(bootstrap_servers=servers, request_timeout_ms=int(timeout * 1000),
+                         allow_auto_create_topics=False)
     started = time.monotonic()
     deadline = started + timeout
     try:

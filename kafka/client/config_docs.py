@@ -32,6 +32,9 @@ CONFIG_DOCS: Dict[str, str] = {
     "retry_backoff_ms": "Wait before retrying a failed request or metadata refresh.",
     "metadata_max_age_ms": "Refresh cluster metadata at least this often, even when nothing "
                            "failed.",
+    "allow_auto_create_topics": "Let metadata requests for a topic the cluster does not have create "
+                                "it, when the broker allows that (``auto.create.topics.enable``). "
+                                "Brokers before metadata v4 always do.",
     "security_protocol": "``PLAINTEXT``, ``SSL``, ``SASL_PLAINTEXT`` or ``SASL_SSL``.",
     "ssl_context": "A ready :class:`ssl.SSLContext`; when given, the other ``ssl_*`` settings "
                    "are ignored.",

@@ -44,6 +44,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "socket_options": [(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)],
     "retry_backoff_ms": 100,
     "metadata_max_age_ms": 300000,
+    "allow_auto_create_topics": True,
     "security_protocol": "PLAINTEXT",
     "ssl_context": None,
     "ssl_check_hostname": True,
@@ -67,11 +68,15 @@ SECRET_OPTIONS = frozenset(["sasl_plain_password", "ssl_password", "sasl_oauth_t
 def parse_bootstrap(servers: Any) -> List[Tuple[str, int]]:
     """``"h1:9092,h2:9092"`` or a list of such strings into (host, port) pairs."""
     if isinstance(servers, str):
-        servers = servers.split(",")
+        servers = [servers]
     out = []
-    for entry in servers or ():
-        entry = entry.strip()
-        if entry:
+    for item in servers or ():
+        if not isinstance(item, str):
+            raise errors.KafkaConfigurationError("bootstrap_servers entries must be strings, not %r" % (item,))
+        for entry in item.split(","):
+            entry = entry.strip()
+            if not entry:
+                continue
             try:
                 out.append(parse_address(entry))
             except ValueError as exc:
@@ -234,12 +239,13 @@ class NetworkClient:
     # -- sending ---------------------------------------------------------------------
 
     def send(self, node_id: int, request: Any, api: Optional[Api] = None, version: Optional[int] = None,
-             expect_response: bool = True) -> Future:
+             expect_response: bool = True, timeout_ms: Optional[float] = None) -> Future:
         """Send ``request`` to ``node_id``; the future resolves with the response body.
 
         ``api`` is found from the request's class when not given. Fails the
         future with :class:`NodeNotReadyError` when the node is not connected:
-        call :meth:`ready` (and poll) first.
+        call :meth:`ready` (and poll) first. ``timeout_ms`` replaces
+        ``request_timeout_ms`` for this request.
         """
         if api is None:
             api = api_for(request)
@@ -253,7 +259,7 @@ class NetworkClient:
             if expect_response and not conn.can_send_more():
                 return Future().failure(errors.NodeNotReadyError(
                     "node %s already has %d requests in flight" % (node_id, conn.in_flight_count())))
-            future = conn.send(api, request, version=version, expect_response=expect_response)
+            future = conn.send(api, request, version=version, expect_response=expect_response, timeout_ms=timeout_ms)
         self._wake()
         return future
 
@@ -331,7 +337,8 @@ class NetworkClient:
                 if expired is not None:
                     conn.close(errors.RequestTimedOutError(
                         "%s request to node %s timed out after %d ms" % (
-                            expired.api.name, conn.node_id, self.config["request_timeout_ms"])))
+                            expired.api.name, conn.node_id, expired.timeout * 1000.0 if expired.timeout is not None
+                            else self.config["request_timeout_ms"])))
         # Handshake responses drive the connection state: resolve them now so
         # the next loop turn sees the new state.
         return completed
@@ -347,13 +354,12 @@ class NetworkClient:
     def _next_deadline(self, now: float) -> float:
         """Seconds until something needs attention that no socket event will signal."""
         wait = self._metadata_wait(now)
-        limit = self.config["request_timeout_ms"] / 1000.0
         for conn in self._conns.values():
             if conn.connecting():
                 wait = min(wait, conn.setup_deadline() - now)
-            sent_at = conn.oldest_request_sent_at()
-            if sent_at is not None:
-                wait = min(wait, sent_at + limit - now)
+            expires = conn.next_request_expiry()
+            if expires is not None:
+                wait = min(wait, expires - now)
         return max(wait, 0.0)
 
     def _metadata_wait(self, now: float) -> float:
@@ -460,7 +466,9 @@ class NetworkClient:
         else:
             # With nothing tracked this asks for brokers only (v1+).
             topics = [METADATA.Request.MetadataRequestTopic(name=t) for t in sorted(self._topics)]
-        request = METADATA.Request(topics=topics, allow_auto_topic_creation=version < 4)
+        # Before v4 every Metadata request could create topics (broker permitting).
+        request = METADATA.Request(topics=topics,
+                                   allow_auto_topic_creation=version < 4 or self.config["allow_auto_create_topics"])
         self.cluster.attempt_started(now)
         future = self.send(node_id, request, api=METADATA, version=version)
         asked = None if self._all_topics else set(self._topics)

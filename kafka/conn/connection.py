@@ -78,16 +78,17 @@ DEFAULT_CONNECTION_CONFIG: Dict[str, Any] = {
 class InFlight:
     """A request awaiting its response."""
 
-    __slots__ = ("correlation_id", "api", "version", "future", "sent_at", "internal")
+    __slots__ = ("correlation_id", "api", "version", "future", "sent_at", "internal", "timeout")
 
     def __init__(self, correlation_id: int, api: Api, version: int, future: Future, sent_at: float,
-                 internal: bool = False) -> None:
+                 internal: bool = False, timeout: Optional[float] = None) -> None:
         self.correlation_id = correlation_id
         self.api = api
         self.version = version
         self.future = future
         self.sent_at = sent_at
         self.internal = internal  # handshake traffic, resolved by the connection itself
+        self.timeout = timeout  # seconds; None: the connection's request_timeout_ms
 
 
 def resolve_addresses(host: str, port: int) -> List[Tuple[int, Tuple[Any, ...]]]:
@@ -188,6 +189,12 @@ class BrokerConnection:
         for entry in self._in_flight.values():
             return entry.sent_at
         return None
+
+    def next_request_expiry(self) -> Optional[float]:
+        """When the first request in flight times out (monotonic seconds), if any is in flight."""
+        default = self.config["request_timeout_ms"] / 1000.0
+        expiries = [e.sent_at + (e.timeout if e.timeout is not None else default) for e in self._in_flight.values()]
+        return min(expiries) if expiries else None
 
     def connection_delay(self, now: float) -> float:
         """Seconds before a reconnect may be tried (0 if it may be now)."""
@@ -377,12 +384,15 @@ class BrokerConnection:
     # -- requests -------------------------------------------------------------------
 
     def send(self, api: Api, request: Any, version: Optional[int] = None,
-             expect_response: bool = True, now: Optional[float] = None) -> Future:
+             expect_response: bool = True, now: Optional[float] = None,
+             timeout_ms: Optional[float] = None) -> Future:
         """Queue ``request``; the future resolves with the decoded response body.
 
         The version is the highest both sides support unless given. With
         ``expect_response=False`` (Produce with acks=0) the future resolves
-        with None once the request is queued.
+        with None once the request is queued. ``timeout_ms`` replaces
+        ``request_timeout_ms`` for this request (a JoinGroup may wait for
+        the whole rebalance timeout).
         """
         future = Future()
         if self.state != CONNECTED:
@@ -391,20 +401,22 @@ class BrokerConnection:
             if version is None:
                 assert self.versions is not None
                 version = self.versions.choose(api)
-            self._queue(api, version, request, expect_response=expect_response, future=future, now=now)
+            self._queue(api, version, request, expect_response=expect_response, future=future, now=now,
+                        timeout=timeout_ms / 1000.0 if timeout_ms is not None else None)
         except KafkaError as exc:
             if not future.is_done:
                 future.failure(exc)
         return future
 
     def _queue(self, api: Api, version: int, request: Any, expect_response: bool = True,
-               future: Optional[Future] = None, now: Optional[float] = None, internal: bool = False) -> Future:
+               future: Optional[Future] = None, now: Optional[float] = None, internal: bool = False,
+               timeout: Optional[float] = None) -> Future:
         future = future or Future()
         cid, frame = self._framer.send_request(api, version, request, expect_response)
         self._out.append(frame)
         if expect_response:
             self._in_flight[cid] = InFlight(cid, api, version, future, time.monotonic() if now is None else now,
-                                            internal)
+                                            internal, timeout)
         else:
             future.success(None)
         return future
@@ -473,12 +485,11 @@ class BrokerConnection:
         return completed
 
     def timed_out(self, now: float) -> Optional[InFlight]:
-        """The oldest request past ``request_timeout_ms``, if any."""
+        """A request past its timeout (its own, or ``request_timeout_ms``), if any."""
         limit = self.config["request_timeout_ms"] / 1000.0
         for entry in self._in_flight.values():
-            if now - entry.sent_at > limit:
+            if now - entry.sent_at > (entry.timeout if entry.timeout is not None else limit):
                 return entry
-            break  # entries are in send order; only the oldest matters
         return None
 
     def close(self, error: Optional[BaseException] = None) -> None:

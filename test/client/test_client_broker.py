@@ -62,7 +62,7 @@ def test_metadata_routing_and_dispatch(broker):
 
 
 def test_unknown_topic_surfaces_as_its_error(broker):
-    client = KafkaClient(bootstrap_servers=broker.bootstrap_servers)
+    client = KafkaClient(bootstrap_servers=broker.bootstrap_servers, allow_auto_create_topics=False)
     try:
         with pytest.raises((errors.UnknownTopicOrPartitionError, errors.LeaderNotAvailableError)):
             client.leader_for(TopicPartition("no-such-topic-" + uuid.uuid4().hex, 0), timeout_ms=2000)

@@ -162,11 +162,32 @@ def test_serializers_and_type_errors(broker):
 
 
 def test_unknown_topic_blocks_then_fails_within_max_block_ms(broker):
-    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, max_block_ms=1000) as producer:
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, max_block_ms=1000,
+                       allow_auto_create_topics=False) as producer:
         started = time.monotonic()
         with pytest.raises(errors.KafkaError):
             producer.send("no-such-topic-" + uuid.uuid4().hex, value=b"x")
         assert time.monotonic() - started < 5
+
+
+def test_a_new_topic_is_created_by_the_broker_when_it_allows(broker):
+    topic = "auto-created-" + uuid.uuid4().hex[:8]
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, max_block_ms=10000) as producer:
+        meta = producer.send(topic, value=b"first").get(10)
+        partitions = sorted(producer.partitions_for(topic))
+    assert (meta.topic, meta.offset) == (topic, 0)
+    got = _consume_confluent(broker.bootstrap_servers, topic, 1, partitions=partitions)
+    assert [(m.partition(), m.value()) for m in got] == [(meta.partition, b"first")]
+
+
+def test_bootstrap_servers_accepts_lists_of_comma_separated_addresses():
+    from kafka.client.network import parse_bootstrap
+    assert parse_bootstrap(["a:1,b:2", " c:3 "]) == [("a", 1), ("b", 2), ("c", 3)]
+    assert parse_bootstrap("a:1, b:2") == [("a", 1), ("b", 2)]
+    with pytest.raises(errors.KafkaConfigurationError):
+        parse_bootstrap([("a", 1)])
+    with pytest.raises(errors.KafkaConfigurationError):
+        parse_bootstrap(" , ")
 
 
 def test_back_pressure_blocks_up_to_max_block_ms_then_raises(mock_cluster):

@@ -54,6 +54,9 @@ STABLE = "stable"              # member of a generation, heartbeating
 _Sub = CONSUMER_PROTOCOL_SUBSCRIPTION.cls
 _Asg = CONSUMER_PROTOCOL_ASSIGNMENT.cls
 
+#: How much longer than the rebalance timeout a JoinGroup may take (as the Java client allows).
+JOIN_TIMEOUT_MARGIN_MS = 5000
+
 #: JoinGroup/SyncGroup errors after which we rejoin as a new member.
 _MEMBER_GONE = (errors.UnknownMemberIdError, errors.IllegalGenerationError)
 
@@ -86,6 +89,12 @@ class ClassicMembership:
         self.rebalance_timeout_ms = int(cfg["rebalance_timeout_ms"] if cfg["rebalance_timeout_ms"] is not None
                                         else cfg["max_poll_interval_ms"])
         self.backoff = cfg["retry_backoff_ms"] / 1000.0
+        # The coordinator answers a JoinGroup once every member rejoined, or
+        # after the rebalance timeout: give it that long, plus a margin, rather
+        # than request_timeout_ms (which would close the connection and start
+        # the join over while the rebalance legitimately goes on).
+        self.join_timeout_ms = max(float(cfg["request_timeout_ms"]),
+                                   self.rebalance_timeout_ms + JOIN_TIMEOUT_MARGIN_MS)
         self.lock = owner.lock
         self.link = owner.link
         self.client = owner.client
@@ -139,13 +148,22 @@ class ClassicMembership:
             self.rejoin_needed = True
             self.rejoin_reason = reason
 
-    def reset(self, reason: str) -> None:
-        """Forget the generation and member id: our partitions are lost, join again as new."""
+    def reset(self, reason: str, error: Optional[BaseException] = None) -> None:
+        """Forget the generation (and member id): our partitions are lost, join again.
+
+        After ILLEGAL_GENERATION the coordinator still knows our member id
+        (it checks the member before the generation), so it is kept: joining
+        as a new member would leave the old one in the group until its
+        session expires, and make the next rebalance wait for it.
+        """
+        keep = isinstance(error, errors.IllegalGenerationError)
         with self.lock:
             if self.generation is not NO_GENERATION or self.member_id:
-                log.info("group %s: member %s reset: %s", self.group_id, self.member_id or "-", reason)
+                log.info("group %s: member %s reset%s: %s", self.group_id, self.member_id or "-",
+                         " (keeping its member id)" if keep else "", reason)
+            member_id = (self.generation.member_id or self.member_id) if keep else ""
             self.generation = NO_GENERATION
-            self.member_id = ""
+            self.member_id = member_id
             self.leader_id = None
             self.state = UNJOINED
             self.rejoin_needed = True
@@ -153,6 +171,11 @@ class ClassicMembership:
             self._hb_enabled = False
             self._prepared = False
             self._lost = True
+            # A join or sync still under way belongs to the member that is gone.
+            self._join_future = None
+            self._sync_future = None
+            self._join_response = None
+            self._join_error = None
             self.owner.notify()
 
     def commit_identity(self) -> tuple:
@@ -181,7 +204,7 @@ class ClassicMembership:
         elif isinstance(exc, errors.FencedInstanceIdError):
             self.fatal = exc
         else:
-            self.reset("offset commit failed with %s" % exc.__class__.__name__)
+            self.reset("offset commit failed with %s" % exc.__class__.__name__, exc)
 
     # -- the application thread's side --------------------------------------------------------------
 
@@ -222,9 +245,10 @@ class ClassicMembership:
                     and self._sync_future is None and self._join_response is None):
                 return True
             if self._sync_future is not None:
-                if not self.link.wait(self._sync_future, deadline):
+                sync = self._sync_future
+                if not self.link.wait(sync, deadline):
                     return False
-                self._on_sync_done()
+                self._on_sync_done(sync)
                 continue
             if self._join_future is not None:
                 future = self._join_future
@@ -318,7 +342,7 @@ class ClassicMembership:
             self.state = JOINING
             self.rejoin_needed = False
             self._joined_topics = frozenset(topics)
-            future = self.link.send(JOIN_GROUP, build)
+            future = self.link.send(JOIN_GROUP, build, timeout_ms=self.join_timeout_ms)
             self._join_future = future
         # Followers answer at once, from whichever thread reads the response
         # (as the Java client does): a leader that syncs before its
@@ -378,14 +402,12 @@ class ClassicMembership:
                 self._retry_at = time.monotonic() + self.backoff
             return
         if isinstance(exc, _MEMBER_GONE):
-            self.reset("JoinGroup failed with %s" % exc.__class__.__name__)
+            self.reset("JoinGroup failed with %s" % exc.__class__.__name__, exc)
             return
         if isinstance(exc, errors.RebalanceInProgressError):
             self._retry_at = time.monotonic() + self.backoff
             return
         if isinstance(exc, COORDINATOR_MOVED) or getattr(exc, "retriable", False):
-            # A JoinGroup may wait longer than request_timeout_ms for the other
-            # members; a timed out one is simply sent again.
             self.link.handle_error(exc)
             log.info("group %s: JoinGroup failed (%s); retrying", self.group_id, exc)
             self._retry_at = time.monotonic() + self.backoff
@@ -462,18 +484,23 @@ class ClassicMembership:
 
     def _send_sync(self, deadline: float) -> bool:
         """The leader's SyncGroup, once its assignment is computed; False when out of time."""
-        assignments = self._leader_assignment(self._join_response, deadline)
+        response = self._join_response
+        assignments = self._leader_assignment(response, deadline)
         if assignments is None:
             return False
         with self.lock:
+            if self._join_response is not response:
+                return True  # the membership was reset meanwhile
             self._join_response = None
             self._sync_future = self._send_sync_request(assignments)
             self.state = SYNCING
         return True
 
-    def _on_sync_done(self) -> None:
-        future, self._sync_future = self._sync_future, None
-        assert future is not None
+    def _on_sync_done(self, future: Future) -> None:
+        with self.lock:
+            if self._sync_future is not future:
+                return  # the membership was reset meanwhile: this answer is for a dead member
+            self._sync_future = None
         exc: Optional[BaseException] = future.exception
         if exc is None and future.value.error_code:
             cls = errors.for_code(future.value.error_code)
@@ -483,7 +510,7 @@ class ClassicMembership:
                 self.state = UNJOINED
                 self.rejoin_needed = True
             if isinstance(exc, _MEMBER_GONE):
-                self.reset("SyncGroup failed with %s" % exc.__class__.__name__)
+                self.reset("SyncGroup failed with %s" % exc.__class__.__name__, exc)
             elif isinstance(exc, errors.RebalanceInProgressError):
                 log.info("group %s: the group rebalanced again before SyncGroup completed", self.group_id)
             elif isinstance(exc, errors.InvalidRequestError) and self._sync_refused < 5:
@@ -546,11 +573,18 @@ class ClassicMembership:
             if self.owner.poll_timeout_expired(now):
                 self._leave_after_poll_timeout()
                 return None
+            if now - self._hb_last_ok > self.session_timeout:
+                # The coordinator has most likely removed us by now and handed
+                # our partitions to others: stop treating them as ours at once
+                # (as librdkafka does) rather than when a heartbeat finally
+                # gets through, so that records fetched meanwhile are not
+                # delivered twice, and look the coordinator up again.
+                self.link.mark_dead("no heartbeat answered within the session timeout")
+                self.reset("no heartbeat was answered within the session timeout (%d ms)"
+                           % (self.session_timeout * 1000))
+                return None
             if self._hb_future is not None:
                 return 0.05
-            if now - self._hb_last_ok > self.session_timeout:
-                self._hb_last_ok = now  # once per session timeout
-                self.link.mark_dead("no heartbeat answered within the session timeout")
             if now < self._hb_next:
                 return self._hb_next - now
             node = self.link.poll_lookup()
@@ -587,7 +621,7 @@ class ClassicMembership:
                 if self.state == STABLE:
                     self.request_rejoin("the coordinator says the group is rebalancing")
             elif isinstance(exc, _MEMBER_GONE):
-                self.reset("heartbeat failed with %s" % exc.__class__.__name__)
+                self.reset("heartbeat failed with %s" % exc.__class__.__name__, exc)
             elif isinstance(exc, errors.FencedInstanceIdError):
                 self.fatal = exc
                 self._hb_enabled = False

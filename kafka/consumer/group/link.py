@@ -142,8 +142,11 @@ class CoordinatorLink:
     # -- sending -------------------------------------------------------------------------
 
     def send(self, api: Api, build: Callable[[int], Any], max_version: Optional[int] = None,
-             min_version: Optional[int] = None) -> Future:
-        """Send ``build(version)`` to the coordinator (which must be ready); a failed future otherwise."""
+             min_version: Optional[int] = None, timeout_ms: Optional[float] = None) -> Future:
+        """Send ``build(version)`` to the coordinator (which must be ready); a failed future otherwise.
+
+        ``timeout_ms`` replaces the client's ``request_timeout_ms`` for this request.
+        """
         node = self.node
         if node is None:
             return Future().failure(errors.CoordinatorNotAvailableError("coordinator of %r unknown" % self.group_id))
@@ -157,7 +160,9 @@ class CoordinatorLink:
             request = build(version)
         except errors.KafkaError as exc:
             return Future().failure(exc)
-        return self.client.send(node, request, api=api, version=version)
+        if timeout_ms is None:
+            return self.client.send(node, request, api=api, version=version)
+        return self.client.send(node, request, api=api, version=version, timeout_ms=timeout_ms)
 
     def wait(self, future: Future, deadline: float) -> bool:
         """Poll until ``future`` is done or ``deadline`` passes; return whether it is done."""
