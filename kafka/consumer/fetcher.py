@@ -60,7 +60,8 @@ class CompletedFetch:
     """One partition's part of a Fetch response, consumed record by record."""
 
     __slots__ = ("tp", "fetch_offset", "records", "high_watermark", "last_stable_offset", "log_start_offset",
-                 "aborted", "error_code", "_iterator", "assignment_version")
+                 "aborted", "error_code", "_iterator", "assignment_version", "_state", "_pending", "_pending_at",
+                 "_batch_end")
 
     def __init__(self, tp: TopicPartition, fetch_offset: int, records: bytes, high_watermark: int,
                  last_stable_offset: int, log_start_offset: int, aborted: List[Tuple[int, int]], error_code: int,
@@ -75,6 +76,10 @@ class CompletedFetch:
         self.error_code = error_code
         self._iterator: Optional[Iterator[Any]] = None
         self.assignment_version = assignment_version
+        self._state: Any = None  # the partition's subscription state, once records are taken
+        self._pending: Optional[List[Any]] = None  # records of the current batch not yet handed out
+        self._pending_at = 0
+        self._batch_end = 0
 
 
 class Fetcher:
@@ -250,23 +255,52 @@ class Fetcher:
             state.last_stable_offset = fetch.last_stable_offset
         if fetch.log_start_offset >= 0:
             state.log_start_offset = fetch.log_start_offset
+        fetch._state = state
         fetch._iterator = self._records(fetch, state)
         return True
 
     def _take(self, fetch: CompletedFetch, limit: int) -> List[ConsumerRecord]:
+        """Up to ``limit`` records of ``fetch``, advancing the partition's position past them.
+
+        Records are built a whole batch at a time (:meth:`_records`); what a
+        poll does not take waits in ``fetch._pending`` for the next one.
+        """
         iterator = fetch._iterator
         assert iterator is not None
+        state = fetch._state
         out: List[ConsumerRecord] = []
-        append = out.append
-        try:
-            for _ in range(limit):
-                append(next(iterator))
-        except StopIteration:
-            pass
+        while limit > 0:
+            pending = fetch._pending
+            if pending is None:
+                chunk = next(iterator, None)
+                if chunk is None:
+                    break
+                records, batch_end = chunk
+                if not records:  # a control batch, an aborted batch, or records before the position
+                    if batch_end > state.position:
+                        state.position = batch_end
+                    continue
+                fetch._pending = pending = records
+                fetch._pending_at = 0
+                fetch._batch_end = batch_end
+            at = fetch._pending_at
+            taken = pending[at:at + limit] if at or len(pending) > limit else pending
+            out.extend(taken)
+            limit -= len(taken)
+            at += len(taken)
+            if at >= len(pending):
+                fetch._pending = None
+                state.position = max(fetch._batch_end, taken[-1][3] + 1)
+            else:
+                fetch._pending_at = at
+                state.position = taken[-1][3] + 1
         return out
 
-    def _records(self, fetch: CompletedFetch, state: Any) -> Iterator[ConsumerRecord]:
-        """Records of ``fetch`` at or after the position; updates ``state.position`` as it goes."""
+    def _records(self, fetch: CompletedFetch, state: Any) -> Iterator[Tuple[List[ConsumerRecord], int]]:
+        """(records at or after the position, next offset after the batch) for each batch of ``fetch``.
+
+        Positions are advanced by :meth:`_take` as records are handed out.
+        """
         topic, partition = fetch.tp
         key_des = self.key_deserializer
         value_des = self.value_deserializer
@@ -275,9 +309,11 @@ class Fetcher:
         heapq.heapify(aborted_heap)
         aborted_pids: Set[int] = set()
         records = MemoryRecords(fetch.records, check_crcs=self.check_crcs)
-        position = state.position
+        new = _new_record
+        cls = ConsumerRecord
         for batch in records:
             next_offset = batch.next_offset
+            position = state.position
             if next_offset <= position:
                 continue
             if batch.is_control_batch:
@@ -285,36 +321,42 @@ class Fetcher:
                     for control in batch:
                         if control.control_type == ControlRecordType.ABORT:
                             aborted_pids.discard(batch.producer_id)
-                state.position = position = next_offset
+                yield [], next_offset
                 continue
             if read_committed and batch.is_transactional:
                 while aborted_heap and aborted_heap[0][0] <= batch.last_offset:
                     aborted_pids.add(heapq.heappop(aborted_heap)[1])
                 if batch.producer_id in aborted_pids:
-                    state.position = position = next_offset
+                    yield [], next_offset
                     continue
             epoch = getattr(batch, "partition_leader_epoch", -1)
-            for record in batch:
-                offset = record[0]
-                if offset < position:
-                    continue
-                key = record[3]
-                value = record[4]
-                key_size = len(key) if key is not None else -1
-                value_size = len(value) if value is not None else -1
-                if key_des is not None and key is not None:
-                    key = key_des(key)
-                if value_des is not None and value is not None:
-                    value = value_des(value)
-                state.position = position = offset + 1
-                yield _new_record(ConsumerRecord, (topic, partition, epoch, offset, record[1], record[2], key, value,
-                                                   record[5], None, key_size, value_size, -1))
-            if next_offset > position:
-                state.position = position = next_offset
-        if records.has_partial and position == fetch.fetch_offset:
+            decoded = batch.records()
+            if decoded and decoded[0][0] < position:
+                decoded = [r for r in decoded if r[0] >= position]
+            if key_des is None and value_des is None:
+                built = [new(cls, (topic, partition, epoch, r[0], r[1], r[2], r[3], r[4], r[5], None,
+                                   -1 if r[3] is None else len(r[3]), -1 if r[4] is None else len(r[4]), -1))
+                         for r in decoded]
+            else:
+                built = [self._deserialized(topic, partition, epoch, r, key_des, value_des) for r in decoded]
+            yield built, next_offset
+        if records.has_partial and state.position == fetch.fetch_offset:
             raise errors.RecordTooLargeError(
                 "a record batch of %s-%d at offset %d is larger than max_partition_fetch_bytes (%d)"
-                % (topic, partition, position, self.max_partition_fetch_bytes))
+                % (topic, partition, state.position, self.max_partition_fetch_bytes))
+
+    @staticmethod
+    def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Callable],
+                      value_des: Optional[Callable]) -> ConsumerRecord:
+        key, value = record[3], record[4]
+        key_size = len(key) if key is not None else -1
+        value_size = len(value) if value is not None else -1
+        if key_des is not None and key is not None:
+            key = key_des(key)
+        if value_des is not None and value is not None:
+            value = value_des(value)
+        return _new_record(ConsumerRecord, (topic, partition, epoch, record[0], record[1], record[2], key, value,
+                                            record[5], None, key_size, value_size, -1))
 
     # -- offsets lookups -------------------------------------------------------------------
 
