@@ -272,7 +272,14 @@ class Fetcher:
         while limit > 0:
             pending = fetch._pending
             if pending is None:
-                chunk = next(iterator, None)
+                try:
+                    chunk = next(iterator, None)
+                except Exception as exc:  # a corrupt batch or a deserializer failing
+                    if not out:
+                        raise
+                    # Hand out what came before it first; the error comes with the next poll.
+                    self._pending_error = exc
+                    break
                 if chunk is None:
                     break
                 records, batch_end = chunk
@@ -338,7 +345,14 @@ class Fetcher:
                                    -1 if r[3] is None else len(r[3]), -1 if r[4] is None else len(r[4]), -1))
                          for r in decoded]
             else:
-                built = [self._deserialized(topic, partition, epoch, r, key_des, value_des) for r in decoded]
+                built = []
+                for r in decoded:
+                    try:
+                        built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des))
+                    except Exception:
+                        if built:  # hand out the records before the failing one first
+                            yield built, r[0]
+                        raise
             yield built, next_offset
         if records.has_partial and state.position == fetch.fetch_offset:
             raise errors.RecordTooLargeError(
