@@ -236,6 +236,41 @@ class NetworkClient:
                 self._wake_r.close()
                 self._wake_w.close()
 
+    def close_gracefully(self, timeout_ms: float) -> None:
+        """Close everything, first letting brokers handle every request they were sent.
+
+        Each connection with nothing left to write is half-closed, and what
+        the broker still sends (some brokers answer even Produce with acks=0)
+        is read and dropped until it closes its side, for at most
+        ``timeout_ms``. Closing at once could reset the connection while the
+        broker still holds requests it has read but not handled: a producer
+        with acks=0 would lose its last records.
+        """
+        deadline = time.monotonic() + max(timeout_ms, 0.0) / 1000.0
+        with self._lock:
+            draining = [] if self._closed else [c for c in self._conns.values() if c.shutdown_output()]
+        if draining:
+            selector = selectors.DefaultSelector()
+            try:
+                for conn in draining:
+                    selector.register(conn.fileno(), selectors.EVENT_READ, conn)
+                waiting = len(draining)
+                while waiting:
+                    left = deadline - time.monotonic()
+                    if left <= 0:
+                        break
+                    for key, _mask in selector.select(left):
+                        with self._lock:
+                            done = key.data.drain_input()
+                        if done:
+                            selector.unregister(key.fd)
+                            waiting -= 1
+            except (OSError, ValueError, KeyError, errors.IllegalStateError):
+                pass
+            finally:
+                selector.close()
+        self.close()
+
     # -- sending ---------------------------------------------------------------------
 
     def send(self, node_id: int, request: Any, api: Optional[Api] = None, version: Optional[int] = None,
@@ -324,7 +359,8 @@ class NetworkClient:
                 if conn is None:
                     continue
                 if mask & selectors.EVENT_WRITE:
-                    conn.send_pending()
+                    # Fire-and-forget requests whose frame is now written complete here.
+                    completed.extend(conn.send_pending())
                 if mask & selectors.EVENT_READ:
                     completed.extend(conn.recv())
             now = time.monotonic()
@@ -332,7 +368,7 @@ class NetworkClient:
                 if conn.connecting():
                     conn.connect(now)
                 if conn.connected() or conn.connecting():
-                    conn.send_pending()
+                    completed.extend(conn.send_pending())
                 expired = conn.timed_out(now)
                 if expired is not None:
                     conn.close(errors.RequestTimedOutError(

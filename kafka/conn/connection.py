@@ -134,6 +134,11 @@ class BrokerConnection:
         self._order: Deque[int] = deque()
         self._out: Deque[bytes] = deque()
         self._out_pos = 0
+        # Fire-and-forget requests (no response) complete once their frame is
+        # written: each waits here with the stream position its frame ends at.
+        self._queued_bytes = 0
+        self._written_bytes = 0
+        self._unwritten: Deque[Tuple[int, InFlight]] = deque()
         self._addresses: List[Tuple[int, Tuple[Any, ...]]] = []
         self._failures = 0
         self._next_attempt = 0.0
@@ -194,6 +199,7 @@ class BrokerConnection:
         """When the first request in flight times out (monotonic seconds), if any is in flight."""
         default = self.config["request_timeout_ms"] / 1000.0
         expiries = [e.sent_at + (e.timeout if e.timeout is not None else default) for e in self._in_flight.values()]
+        expiries.extend(e.sent_at + (e.timeout if e.timeout is not None else default) for _end, e in self._unwritten)
         return min(expiries) if expiries else None
 
     def connection_delay(self, now: float) -> float:
@@ -390,7 +396,9 @@ class BrokerConnection:
 
         The version is the highest both sides support unless given. With
         ``expect_response=False`` (Produce with acks=0) the future resolves
-        with None once the request is queued. ``timeout_ms`` replaces
+        with None once the whole frame has been handed to the socket (through
+        what :meth:`send_pending` returns), and fails if the connection closes
+        before that. ``timeout_ms`` replaces
         ``request_timeout_ms`` for this request (a JoinGroup may wait for
         the whole rebalance timeout).
         """
@@ -414,17 +422,27 @@ class BrokerConnection:
         future = future or Future()
         cid, frame = self._framer.send_request(api, version, request, expect_response)
         self._out.append(frame)
+        self._queued_bytes += len(frame)
+        entry = InFlight(cid, api, version, future, time.monotonic() if now is None else now, internal, timeout)
         if expect_response:
-            self._in_flight[cid] = InFlight(cid, api, version, future, time.monotonic() if now is None else now,
-                                            internal, timeout)
+            self._in_flight[cid] = entry
         else:
-            future.success(None)
+            self._unwritten.append((self._queued_bytes, entry))
         return future
 
-    def send_pending(self) -> None:
-        """Write as much queued data as the socket accepts."""
+    def unwritten_count(self) -> int:
+        """Fire-and-forget requests whose frame is not fully written yet."""
+        return len(self._unwritten)
+
+    def send_pending(self) -> List[Tuple[Future, Any]]:
+        """Write as much queued data as the socket accepts.
+
+        Returns (future, None) pairs of the fire-and-forget requests whose
+        frame is now fully written; like :meth:`recv`, it leaves resolving
+        them to the caller, outside its locks.
+        """
         if self.sock is None or self.state in (DISCONNECTED, CONNECTING, HANDSHAKE):
-            return
+            return []
         try:
             while self._out:
                 if len(self._out) > 1 and self._out_pos == 0:
@@ -435,14 +453,27 @@ class BrokerConnection:
                 head = self._out[0]
                 sent = self.sock.send(memoryview(head)[self._out_pos:])
                 self._out_pos += sent
+                self._written_bytes += sent
                 if self._out_pos < len(head):
-                    return
+                    break
                 self._out.popleft()
                 self._out_pos = 0
         except (BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
-            return
+            pass
         except (OSError, ssl.SSLError) as exc:
             self.close(KafkaConnectionError("sending to %s:%d failed: %s" % (self.host, self.port, exc)))
+            return []
+        return self._take_written()
+
+    def _take_written(self) -> List[Tuple[Future, Any]]:
+        unwritten = self._unwritten
+        if not unwritten or unwritten[0][0] > self._written_bytes:
+            return []
+        written = self._written_bytes
+        done: List[Tuple[Future, Any]] = []
+        while unwritten and unwritten[0][0] <= written:
+            done.append((unwritten.popleft()[1].future, None))
+        return done
 
     def recv(self) -> List[Tuple[Future, Any]]:
         """Read what the socket has; return (future, response) pairs completed.
@@ -484,16 +515,54 @@ class BrokerConnection:
                 break
         return completed
 
+    def shutdown_output(self) -> bool:
+        """Half-close a connected socket with nothing left to write; return whether it did.
+
+        The broker then reads every request up to the end of the stream and
+        closes its side; :meth:`drain_input` waits for that.
+        """
+        if self.sock is None or self.state != CONNECTED or self._out:
+            return False
+        try:
+            self.sock.shutdown(socket.SHUT_WR)
+        except OSError:
+            return False
+        return True
+
+    def drain_input(self) -> bool:
+        """After :meth:`shutdown_output`, read and drop what arrives; True once the peer has closed.
+
+        Closing a socket whose input is unread resets the connection, and a
+        broker may then drop requests it received but had not handled yet.
+        """
+        if self.sock is None:
+            return True
+        try:
+            while self.sock.recv(_RECV_SIZE):
+                pass
+        except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
+            return False
+        except (OSError, ssl.SSLError):
+            pass
+        return True
+
     def timed_out(self, now: float) -> Optional[InFlight]:
-        """A request past its timeout (its own, or ``request_timeout_ms``), if any."""
+        """A request past its timeout (its own, or ``request_timeout_ms``), if any.
+
+        A fire-and-forget request times out when its frame is not written in
+        time (the peer stopped reading).
+        """
         limit = self.config["request_timeout_ms"] / 1000.0
         for entry in self._in_flight.values():
+            if now - entry.sent_at > (entry.timeout if entry.timeout is not None else limit):
+                return entry
+        for _end, entry in self._unwritten:
             if now - entry.sent_at > (entry.timeout if entry.timeout is not None else limit):
                 return entry
         return None
 
     def close(self, error: Optional[BaseException] = None) -> None:
-        """Close the socket and fail every request in flight with ``error``."""
+        """Close the socket; fail every request in flight, and every unwritten one, with ``error``."""
         was = self.state
         if self.sock is not None:
             try:
@@ -505,6 +574,8 @@ class BrokerConnection:
         self.last_error = error
         self._out.clear()
         self._out_pos = 0
+        self._queued_bytes = self._written_bytes = 0
+        unwritten, self._unwritten = self._unwritten, deque()
         self._handshake_future = None
         self._framer.fail_all()
         if error is not None or was != CONNECTED:
@@ -515,6 +586,9 @@ class BrokerConnection:
         if error is not None:
             log.info("%r: closed: %s", self, error)
         for entry in pending.values():
+            if not entry.future.is_done:
+                entry.future.failure(failure)
+        for _end, entry in unwritten:
             if not entry.future.is_done:
                 entry.future.failure(failure)
 

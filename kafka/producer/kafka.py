@@ -56,6 +56,10 @@ DEFAULT_CONFIG["max_in_flight_requests_per_connection"] = 5
 _ACKS = {0: 0, 1: 1, -1: -1, "all": -1, "0": 0, "1": 1, "-1": -1}
 
 
+#: How long close() lets brokers finish reading and handling the last requests.
+_CLOSE_DRAIN_MS = 2000.0
+
+
 def _close_on_exit(ref: "weakref.ref[KafkaProducer]") -> None:
     producer = ref()
     if producer is not None:
@@ -349,13 +353,19 @@ class KafkaProducer:
             atexit.unregister(_close_on_exit)
         except Exception:  # pragma: no cover
             pass
+        deadline = None if timeout is None else time.monotonic() + timeout
         self._sender.initiate_close()
         self._sender.join(timeout)
         if self._sender.is_alive():
             log.warning("producer did not deliver everything within %s s; failing the rest", timeout)
             self._sender.force_close()
             self._sender.join(5)
-        self._client.close()
+            self._client.close()
+            return
+        # Everything was written (acks=0 batches complete only then): let the
+        # brokers read it all before the sockets close.
+        drain_ms = _CLOSE_DRAIN_MS if deadline is None else min(_CLOSE_DRAIN_MS, (deadline - time.monotonic()) * 1000.0)
+        self._client.close_gracefully(drain_ms)
 
     def metrics(self, raw: bool = False) -> Dict[str, Any]:
         """A few counters about the producer's state."""

@@ -162,12 +162,18 @@ class Sender(threading.Thread):
         expect_response = self.acks != 0
         future = self.client.send(node, request, api=PRODUCE, expect_response=expect_response)
         if not expect_response:
-            # acks=0: nothing will come back; the batch counts as sent.
-            for batch in batches:
-                self._complete(batch, base_offset=-1)
-            return
-        future.add_callback(self._on_response, node, batches)
+            # acks=0: nothing comes back. The future resolves once the whole
+            # request is written to the socket, and fails if the connection
+            # closes first: until then the batches stay in flight, so flush()
+            # and close() wait for them.
+            future.add_callback(self._on_written, batches)
+        else:
+            future.add_callback(self._on_response, node, batches)
         future.add_errback(self._on_failure, node, batches)
+
+    def _on_written(self, batches: List[ProducerBatch], _response: Any) -> None:
+        for batch in batches:
+            self._complete(batch, base_offset=-1)
 
     def _on_failure(self, node: int, batches: List[ProducerBatch], exc: BaseException) -> None:
         log.debug("produce request to node %s failed: %s", node, exc)
