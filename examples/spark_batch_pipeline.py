@@ -8,41 +8,18 @@ Needs the ``spark`` extra (``pip install 'kafkawire[spark]'``) and Java 17+.
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import json
-import uuid
 
-import kafka.spark
-from kafka.spark.pipeline import create_topics, produce_events, run_batch_pipeline
+from kafka.spark.pipeline import run_batch_pipeline
+from pipeline_cli import local_spark, pipeline_parser, pipeline_topics
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bootstrap-servers", help="Kafka brokers; default: start an embedded broker")
-    parser.add_argument("--source", help="topic of JSON events (default: a new topic with demo events)")
-    parser.add_argument("--sink", help="topic for the aggregates (default: a new topic)")
-    parser.add_argument("--events", type=int, default=1000, help="demo events to produce first")
-    args = parser.parse_args()
-
-    kafka.spark.configure_python()  # executors run this interpreter
-    from pyspark.sql import SparkSession
-
+    args = pipeline_parser(__doc__.splitlines()[0]).parse_args()
     with contextlib.ExitStack() as stack:
-        servers = args.bootstrap_servers
-        if servers is None:
-            from kafka.testing import EmbeddedBroker
-
-            servers = stack.enter_context(EmbeddedBroker()).bootstrap_servers
-        source = args.source or "events-" + uuid.uuid4().hex[:6]
-        sink = args.sink or "totals-" + uuid.uuid4().hex[:6]
-        if args.source is None or args.bootstrap_servers is None:
-            create_topics(servers, [source, sink])
-            produce_events(servers, source, args.events)
-        spark = SparkSession.builder.master("local[2]").appName("kafkawire-batch-pipeline") \
-            .config("spark.sql.shuffle.partitions", "4").getOrCreate()
-        stack.callback(spark.stop)
-        kafka.spark.register(spark)
+        servers, source, sink = pipeline_topics(stack, args)
+        spark = local_spark(stack, "kafkawire-batch-pipeline")
         written = run_batch_pipeline(spark, servers, source, sink)
         print("wrote %d aggregates from %s to %s" % (written, source, sink))
         for row in spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers) \

@@ -13,6 +13,7 @@ from typing import Dict, List, Optional
 import pytest
 
 from kafka.testing import probe_api_versions
+from test.support.processes import interrupt, reaped
 
 LINE = re.compile(r"^bootstrap servers: (?P<host>[\d.]+):(?P<port>\d+)$")
 
@@ -41,19 +42,13 @@ def read_address(process: "subprocess.Popen[str]", timeout: float = 30.0) -> str
 @pytest.mark.parametrize("stop_signal", [signal.SIGINT, signal.SIGTERM],
                          ids=["SIGINT", "SIGTERM"])
 def test_broker_command_serves_until_signalled(broker_binary: str, stop_signal: int) -> None:
-    process = spawn("broker", env={"KAFKAWIRE_TANSU_BIN": broker_binary})
-    try:
+    with reaped(spawn("broker", env={"KAFKAWIRE_TANSU_BIN": broker_binary})) as process:
         line = read_address(process)
         match = LINE.match(line)
         assert match, line
         host, port = match.group("host"), int(match.group("port"))
         assert 18 in probe_api_versions(host, port)
-        process.send_signal(stop_signal)
-        out, err = process.communicate(timeout=10)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        out, err, _ = interrupt(process, timeout=10, sig=stop_signal)
     assert process.returncode == 0, err
     assert "Traceback" not in err
     with pytest.raises(OSError):

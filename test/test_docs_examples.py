@@ -139,20 +139,6 @@ def test_pages_have_runnable_examples() -> None:
     assert pages == set(PAGES), "every page's examples are marked runnable"
 
 
-def _create_topic(bootstrap: str, name: str, partitions: int = 3) -> None:
-    from kafka.client import KafkaClient
-    from kafka.protocol.apis import CREATE_TOPICS
-
-    client = KafkaClient(bootstrap_servers=bootstrap)
-    try:
-        topic = CREATE_TOPICS.Request.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1,
-                                                     configs=[])
-        response = client.send_to_any(CREATE_TOPICS.Request(topics=[topic], timeout_ms=10000), timeout_ms=15000)
-        assert [(t.name, t.error_code) for t in response.topics] == [(name, 0)]
-    finally:
-        client.close()
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("example", ALL, ids=["%s:%d" % (e.page, e.line) for e in ALL])
 def test_example_runs(example: Example, broker: object) -> None:
@@ -166,7 +152,9 @@ def test_example_runs(example: Example, broker: object) -> None:
     for old, new in renames.items():
         code = code.replace(old, new)
     if not example.creates_topic:
-        _create_topic(broker.bootstrap_servers, renames["my-topic"])  # type: ignore[attr-defined]
+        from test.support.topics import create_topic  # imports kafka, which this module otherwise does lazily
+
+        create_topic(broker.bootstrap_servers, renames["my-topic"])  # type: ignore[attr-defined]
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
     result = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, timeout=TIMEOUT)

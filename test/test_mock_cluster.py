@@ -12,7 +12,7 @@ import os
 import socket
 import struct
 import time
-from typing import Callable, Dict, Iterator, List, Tuple
+from typing import Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -24,6 +24,7 @@ from kafka.testing.mock_cluster import (
     MockClusterError,
 )
 from kafka.testing.probe import probe_api_versions
+from test.support.waiting import wait_until as _wait_until
 
 confluent_kafka = pytest.importorskip("confluent_kafka")
 from confluent_kafka.admin import AdminClient  # noqa: E402
@@ -74,15 +75,6 @@ def _produce_and_wait(producer: "confluent_kafka.Producer", topic: str,
     assert remaining == 0, "{0} messages not delivered in {1}s".format(remaining, timeout)
     assert not errors, errors
     return delivered
-
-
-def _wait_until(condition: Callable[[], bool], timeout: float = 10.0, step: float = 0.05) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(step)
-    return condition()
 
 
 def _read_frame(sock: socket.socket) -> bytes:

@@ -32,6 +32,7 @@ from kafka.consumer import KafkaConsumer
 from kafka.producer import KafkaProducer
 from kafka.structs import OffsetAndMetadata, TopicPartition
 from test.admin.conftest import unique
+from test.support.consuming import poll_count
 
 
 def test_create_describe_and_delete_topics(admin):
@@ -161,11 +162,7 @@ def test_consumer_group_life_cycle(admin, broker):
                              auto_offset_reset="earliest", enable_auto_commit=False,
                              session_timeout_ms=6000, heartbeat_interval_ms=1000)
     try:
-        seen = 0
-        deadline = time.monotonic() + 40
-        while seen < 6 and time.monotonic() < deadline:
-            seen += sum(len(records) for records in consumer.poll(500).values())
-        assert seen == 6
+        assert poll_count(consumer, 6, timeout=40) == 6
         consumer.commit({TopicPartition(topic, 0): OffsetAndMetadata(2, "half"), TopicPartition(topic, 1): 3})
 
         listed = {g.group_id: g for g in admin.list_consumer_groups()}

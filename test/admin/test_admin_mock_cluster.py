@@ -13,8 +13,6 @@ group test narrows them as ``test/consumer/test_group_mock_cluster.py`` does.
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from kafka import errors
@@ -23,6 +21,8 @@ from kafka.consumer import KafkaConsumer
 from kafka.producer import KafkaProducer
 from kafka.protocol.apis import FIND_COORDINATOR, OFFSET_COMMIT, OFFSET_FETCH
 from kafka.structs import OffsetAndMetadata, TopicPartition
+from test.support.consuming import poll_count
+from test.support.groups import narrow_group_versions
 
 NOT_COORDINATOR = 16
 COORDINATOR_LOAD_IN_PROGRESS = 14
@@ -105,9 +105,7 @@ def test_coordinator_errors_are_retried(admin, cluster):
 
 
 def test_real_group_offsets_and_lag(admin, cluster):
-    cluster.set_apiversion("JoinGroup", 0, 5)
-    cluster.set_apiversion("SyncGroup", 0, 3)
-    cluster.set_apiversion("LeaveGroup", 0, 2)
+    narrow_group_versions(cluster)
     producer = KafkaProducer(bootstrap_servers=cluster.bootstrap_servers, linger_ms=5)
     try:
         futures = [producer.send(TOPIC, b"r%d" % i, partition=i % 3) for i in range(30)]
@@ -120,11 +118,7 @@ def test_real_group_offsets_and_lag(admin, cluster):
                              auto_offset_reset="earliest", enable_auto_commit=False,
                              session_timeout_ms=6000, heartbeat_interval_ms=500)
     try:
-        seen = 0
-        deadline = time.monotonic() + 30
-        while seen < 30 and time.monotonic() < deadline:
-            seen += sum(len(r) for r in consumer.poll(200).values())
-        assert seen == 30
+        assert poll_count(consumer, 30, timeout=30, poll_ms=200) == 30
         consumer.commit({TopicPartition(TOPIC, 0): 10, TopicPartition(TOPIC, 1): 4, TopicPartition(TOPIC, 2): 0})
     finally:
         consumer.close(autocommit=False)

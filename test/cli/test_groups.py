@@ -12,6 +12,7 @@ from kafka.consumer import KafkaConsumer
 from kafka.producer import KafkaProducer
 from kafka.structs import OffsetAndMetadata, TopicPartition
 from test.cli.test_topics import cli, one_error_line
+from test.support.consuming import poll_count
 
 
 def produce_one_per_batch(bootstrap: str, topic: str, counts: dict) -> None:
@@ -39,10 +40,7 @@ def test_list_and_describe_a_live_group(broker):
                              enable_auto_commit=False, session_timeout_ms=6000, heartbeat_interval_ms=1000,
                              client_id="cli-test-client")
     try:
-        seen, deadline = 0, time.monotonic() + 40
-        while seen < 6 and time.monotonic() < deadline:
-            seen += sum(len(r) for r in consumer.poll(500).values())
-        assert seen == 6
+        assert poll_count(consumer, 6, timeout=40) == 6
         consumer.commit({TopicPartition(topic, 0): OffsetAndMetadata(1, ""), TopicPartition(topic, 1): 2})
 
         listed = cli("groups", "list", "--bootstrap-server", bs)

@@ -6,15 +6,12 @@ import os
 import re
 import subprocess
 import sys
-import uuid
 from typing import Dict, List
 
 import pytest
 
-from kafka import direct
-from kafka.conn.blocking import BlockingConnection
-
 from test.cli.test_produce_consume import ROOT, cli, closed_port, environment, one_error_line
+from test.support.topics import new_topic
 
 MB = 1024 * 1024
 NUMBER = r"(\d+(?:\.\d+)?)"
@@ -24,10 +21,7 @@ SUMMARY = re.compile(
 
 
 def make_topic(broker, partitions: int = 1) -> str:
-    name = "perf-" + uuid.uuid4().hex[:10]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        direct.create_topic(conn, name, partitions=partitions)
-    return name
+    return new_topic(broker, partitions, prefix="perf")
 
 
 def summary(stdout: bytes) -> Dict[str, float]:

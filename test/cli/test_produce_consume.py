@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -22,8 +21,9 @@ from typing import Dict, List, Optional
 
 import pytest
 
-from kafka import direct
-from kafka.conn.blocking import BlockingConnection
+from test.support.groups import narrow_group_versions
+from test.support.processes import interrupt, reaped
+from test.support.topics import new_topic
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
@@ -70,10 +70,7 @@ def one_error_line(stderr: bytes, prog: str) -> str:
 
 
 def make_topic(broker, partitions: int = 1) -> str:
-    name = "cli-" + uuid.uuid4().hex[:10]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        direct.create_topic(conn, name, partitions=partitions)
-    return name
+    return new_topic(broker, partitions, prefix="cli")
 
 
 def consume(bootstrap: str, topic: str, *more: str, count: Optional[int] = None) -> bytes:
@@ -228,16 +225,12 @@ def test_from_timestamp_with_no_later_record_starts_at_the_end(mock_cluster):
     servers = mock_cluster.bootstrap_servers
     assert cli("produce", "stamped", "--bootstrap-server", servers, stdin=b"old-1\nold-2\n").returncode == 0
     # The mock finds no offset for any timestamp: every partition starts at its end.
-    process = spawn("consume", "stamped", "--bootstrap-server", servers, "--from-timestamp",
-                    str(int(time.time() * 1000) + 3_600_000), "--max-messages", "1", "--timeout-ms", "20000")
-    try:
+    with reaped(spawn("consume", "stamped", "--bootstrap-server", servers, "--from-timestamp",
+                      str(int(time.time() * 1000) + 3_600_000), "--max-messages", "1",
+                      "--timeout-ms", "20000")) as process:
         time.sleep(2.0)  # let it position itself before the new record arrives
         assert cli("produce", "stamped", "--bootstrap-server", servers, stdin=b"new\n").returncode == 0
         out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
     assert process.returncode == 0, err
     assert out == b"new\n"
 
@@ -271,18 +264,10 @@ def test_ctrl_c_stops_a_group_member_cleanly(broker):
     topic = make_topic(broker)
     group = "cli-ctrl-c-" + uuid.uuid4().hex[:8]
     assert cli("produce", topic, "--bootstrap-server", broker.bootstrap_servers, stdin=b"one\ntwo\n").returncode == 0
-    process = spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--group", group,
-                    "--from-beginning", *GROUP_OPTIONS)
-    try:
+    with reaped(spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--group", group,
+                      "--from-beginning", *GROUP_OPTIONS)) as process:
         assert read_lines(process, 2, timeout=40) == [b"one\n", b"two\n"]
-        started = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
-        took = time.monotonic() - started
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        out, err, took = interrupt(process)
     assert process.returncode == 0, err
     assert b"Traceback" not in err and err == b"kafkawire consume: 2 records\n"
     assert took < 10
@@ -294,39 +279,25 @@ def test_ctrl_c_stops_a_group_member_cleanly(broker):
 def test_ctrl_c_while_joining_does_not_wait_for_the_join(broker):
     """Tansu answers this first join after 15 s (half the session timeout); Ctrl-C must not wait for it."""
     topic = make_topic(broker)
-    process = spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--group",
-                    "cli-joining-" + uuid.uuid4().hex[:8], "--session-timeout-ms", "30000")
-    try:
+    with reaped(spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--group",
+                      "cli-joining-" + uuid.uuid4().hex[:8], "--session-timeout-ms", "30000")) as process:
         time.sleep(5)
         assert process.poll() is None
-        started = time.monotonic()
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
-        took = time.monotonic() - started
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        out, err, took = interrupt(process)
     assert process.returncode == 0 and err == b"kafkawire consume: 0 records\n", err
     assert out == b"" and took < 5
 
 
 def test_ctrl_c_ends_interactive_produce(broker):
     topic = make_topic(broker)
-    process = subprocess.Popen([sys.executable, "-m", "kafka", "produce", topic, "--bootstrap-server",
-                                broker.bootstrap_servers], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, env=environment(), cwd=ROOT)
-    try:
+    with reaped(subprocess.Popen([sys.executable, "-m", "kafka", "produce", topic, "--bootstrap-server",
+                                  broker.bootstrap_servers], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, env=environment(), cwd=ROOT)) as process:
         process.stdin.write(b"typed line\n")  # type: ignore[union-attr]
         process.stdin.flush()  # type: ignore[union-attr]
         # Once the line is readable the producer is inside its read loop, waiting for more.
         assert consume(broker.bootstrap_servers, topic, "--from-beginning", count=1) == b"typed line\n"
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        out, err, _ = interrupt(process)
     assert process.returncode == 0, err
     assert err.startswith(b"kafkawire produce: 1 record (10 bytes) delivered in ") and err.count(b"\n") == 1
 
@@ -336,16 +307,12 @@ def test_reader_closing_the_pipe_ends_the_consumer(broker):
     assert cli("produce", topic, "--bootstrap-server", broker.bootstrap_servers,
                stdin=b"".join(b"r%d\n" % i for i in range(50))).returncode == 0
     # What `consume ... | head -1` does: read one line, then close the pipe.
-    process = spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--from-beginning")
-    try:
+    consumer = spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--from-beginning")
+    with reaped(consumer) as process:
         assert process.stdout.readline() == b"r0\n"  # type: ignore[union-attr]
         process.stdout.close()  # type: ignore[union-attr]
         process.wait(timeout=20)
         err = process.stderr.read()  # type: ignore[union-attr]
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
     assert process.returncode == 0, err
     assert b"Traceback" not in err and b"Exception" not in err, err
     assert err.startswith(b"kafkawire consume: ") and err.count(b"\n") == 1
@@ -455,22 +422,15 @@ def test_ctrl_c_leaves_the_group(mock_cluster):
     even after a clean leave, as it does with librdkafka's consumer, so the
     request itself is what is checked.)
     """
-    mock_cluster.create_topic("left", 1)
-    for api, top in (("JoinGroup", 5), ("SyncGroup", 3), ("LeaveGroup", 2)):
-        mock_cluster.set_apiversion(api, 0, top)  # the mock's flexible group versions are broken
+    narrow_group_versions(mock_cluster, "left", 1)  # the mock's flexible group versions are broken
     servers = mock_cluster.bootstrap_servers
     assert cli("produce", "left", "--bootstrap-server", servers, stdin=b"one\ntwo\n").returncode == 0
     mock_cluster.start_request_tracking()
-    process = spawn("consume", "left", "--bootstrap-server", servers, "--group", "g", "--from-beginning")
-    try:
+    with reaped(spawn("consume", "left", "--bootstrap-server", servers, "--group", "g",
+                      "--from-beginning")) as process:
         assert read_lines(process, 2, timeout=30) == [b"one\n", b"two\n"]
         assert mock_cluster.requests("LeaveGroup") == []
-        process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=20)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        out, err, _ = interrupt(process)
     assert process.returncode == 0 and err == b"kafkawire consume: 2 records\n", err
     assert len(mock_cluster.requests("LeaveGroup")) == 1
     assert len(mock_cluster.requests("OffsetCommit")) >= 1

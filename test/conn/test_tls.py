@@ -30,10 +30,11 @@ import pytest
 from kafka import errors
 from kafka.client import KafkaClient
 from kafka.conn.connection import HANDSHAKE, BrokerConnection
-from kafka.protocol.apis import CREATE_TOPICS, FETCH, METADATA, PRODUCE
+from kafka.protocol.apis import FETCH, METADATA, PRODUCE
 from kafka.record import MemoryRecords, MemoryRecordsBuilder
 from kafka.structs import TopicPartition
 from kafka.testing import EmbeddedBroker
+from test.support.topics import create_topic_with as create_topic
 
 from .tls_support import KEY_PASSWORD, Pki, TlsProxy, make_pki
 
@@ -130,13 +131,6 @@ def build_produce(node_id, version, items):
 def parse_produce(response):
     return {(t.name, p.index): (p.error_code, p.base_offset)
             for t in response.responses for p in t.partition_responses}
-
-
-def create_topic(client: KafkaClient, name: str, partitions: int) -> None:
-    topic = CREATE_TOPICS.Request.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1,
-                                                 configs=[])
-    response = client.send_to_any(CREATE_TOPICS.Request(topics=[topic], timeout_ms=10000), timeout_ms=15000)
-    assert [(t.name, t.error_code) for t in response.topics] == [(name, 0)]
 
 
 def fetch_values(client: KafkaClient, tp: TopicPartition, until: int, timeout: float = 10.0):

@@ -21,23 +21,14 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from kafka import KafkaConsumer, KafkaProducer, errors
 from kafka.consumer.group import CommitFailedError
 from kafka.structs import TopicPartition
+from test.support.waiting import wait_for  # also imported from here by the test_grp_* modules
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-def wait_for(condition: Callable[[], bool], timeout: float, what: str, interval: float = 0.05) -> float:
-    """Poll ``condition`` until true; return the seconds it took, fail after ``timeout``."""
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > timeout:
-            raise AssertionError("timed out after %.1f s waiting for %s" % (timeout, what))
-        time.sleep(interval)
-    return time.monotonic() - start
 
 
 class Recorder:
@@ -55,6 +46,10 @@ class Recorder:
     def on_partitions_lost(self, lost: Set[TopicPartition]) -> None:
         self.events.append(("lost", set(lost)))
 
+    def kinds(self) -> List[str]:
+        """The kinds of the calls so far (``revoked``, ``assigned``, ``lost``), in order."""
+        return [k for k, _ in self.events]
+
 
 class SlowLeader:
     """An assignor wrapper that pauses 0.2 s before assigning.
@@ -63,7 +58,7 @@ class SlowLeader:
     SyncGroup arrives and refuses followers whose SyncGroup comes later
     (Kafka answers them), which costs one more rebalance. Letting the
     followers' SyncGroup go first keeps timings comparable between runs
-    (test_group_mock_cluster.py does the same).
+    (test_group_mock_cluster.py uses it too).
     """
 
     def __init__(self, name: str) -> None:
@@ -333,6 +328,22 @@ def wait_for_final_commits(monitor: "CommitMonitor", topic: str, ends: Dict[int,
     except AssertionError:
         raise AssertionError("committed offsets %s never reached the log ends %s (monitor errors: %s)"
                              % (last(), ends, monitor.errors[-3:])) from None
+
+
+def shut_down(members: Sequence[Any], producer: "ProducerThread", monitor: "CommitMonitor") -> None:
+    """The end of a test, passed or failed: close every member without committing, stop the rest.
+
+    Closing is best effort (a member may already be closed or broken by
+    the test's faults); the producer is stopped unless the test did.
+    """
+    for m in members:
+        try:
+            m.close(commit_timeout=0)
+        except Exception:  # noqa: BLE001 - best effort
+            pass
+    if not producer._stop.is_set():
+        producer.stop()
+    monitor.close()
 
 
 def end_offsets(acked: Set[Tuple[int, int]]) -> Dict[int, int]:

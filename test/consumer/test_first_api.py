@@ -23,27 +23,12 @@ import pytest
 from kafka import KafkaConsumer, errors
 from kafka.client import KafkaClient
 from kafka.common import KafkaMessage, OffsetFetchRequest, ProduceRequest
-from kafka.conn.blocking import BlockingConnection
-from kafka.direct import create_topic
 from kafka.protocol.legacy import create_message
 from kafka.structs import TopicPartition
-
-
-def _new_topic(broker, partitions=1, name=None):
-    name = name or "first-api-" + uuid.uuid4().hex[:10]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        create_topic(conn, name, partitions=partitions)
-    return name
-
-
-def _produce(client, topic, partition, values, key=None):
-    for value in values:  # one record per batch (Tansu's ListOffsets is exact then)
-        client.send_produce_request([ProduceRequest(topic, partition, [create_message(value, key)])])
-
-
-def _committed(client, group, topic, partitions):
-    responses = client.send_offset_fetch_request(group, [OffsetFetchRequest(topic, p) for p in partitions])
-    return {r.partition: r.offset for r in responses}
+from test.support.classic import committed as _committed
+from test.support.classic import new_topic as _new_topic
+from test.support.classic import produce as _produce
+from test.support.groups import narrow_group_versions
 
 
 def _fetch_all(consumer, expected, timeout=15.0):
@@ -294,10 +279,7 @@ def _one_address(cluster):
 
 @pytest.fixture
 def group_cluster(mock_cluster):
-    mock_cluster.set_apiversion("JoinGroup", 0, 5)
-    mock_cluster.set_apiversion("SyncGroup", 0, 3)
-    mock_cluster.set_apiversion("LeaveGroup", 0, 2)
-    return mock_cluster
+    return narrow_group_versions(mock_cluster)
 
 
 class _Writer(threading.Thread):

@@ -19,17 +19,10 @@ import pytest
 from kafka.client import KafkaClient
 from kafka.consumer.group import ConsumerCoordinator
 from kafka.consumer.subscription import SubscriptionState
-from kafka.protocol.apis import CREATE_TOPICS
 from kafka.structs import TopicPartition
+from test.support.topics import create_topic_with as create_topic
 
 SESSION_MS = 6000
-
-
-def create_topic(client: KafkaClient, name: str, partitions: int) -> None:
-    topic = CREATE_TOPICS.Request.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1,
-                                                 configs=[])
-    response = client.send_to_any(CREATE_TOPICS.Request(topics=[topic], timeout_ms=10000), timeout_ms=15000)
-    assert [(t.name, t.error_code) for t in response.topics] == [(name, 0)]
 
 
 def join(coordinator: ConsumerCoordinator, subscription: SubscriptionState, partitions: int,

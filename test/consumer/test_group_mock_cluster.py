@@ -40,9 +40,12 @@ import pytest
 from kafka import errors
 from kafka.client import KafkaClient
 from kafka.consumer.group import CommitFailedError, ConsumerCoordinator, GroupMetadata
-from kafka.consumer.group.assignors import lookup
 from kafka.consumer.subscription import SubscriptionState
 from kafka.structs import OffsetAndMetadata, TopicPartition
+from test.support import waiting
+from test.support.groups import narrow_group_versions
+
+from .grp_support import Recorder, SlowLeader
 
 TOPIC = "events"
 ALL = {TopicPartition(TOPIC, p) for p in range(6)}
@@ -60,11 +63,7 @@ MEMBER_ID_REQUIRED = 79
 
 @pytest.fixture
 def cluster(mock_cluster):
-    mock_cluster.create_topic(TOPIC, 6)
-    mock_cluster.set_apiversion("JoinGroup", 0, 5)
-    mock_cluster.set_apiversion("SyncGroup", 0, 3)
-    mock_cluster.set_apiversion("LeaveGroup", 0, 2)
-    return mock_cluster
+    return narrow_group_versions(mock_cluster, TOPIC, 6)
 
 
 def set_consumer_group_timing(cluster: Any, session_ms: int, heartbeat_ms: int) -> None:
@@ -75,44 +74,6 @@ def set_consumer_group_timing(cluster: Any, session_ms: int, heartbeat_ms: int) 
         fn = getattr(lib, name)
         fn.argtypes, fn.restype = [ctypes.c_void_p, ctypes.c_int], None
         fn(cluster._handle(), value)
-
-
-class SlowLeader:
-    """An assignor that lets followers send SyncGroup first (see the module notes)."""
-
-    def __init__(self, name: str) -> None:
-        self.inner = lookup(name)
-        self.name = self.inner.name
-        self.protocol = self.inner.protocol
-
-    def metadata(self, topics: Any, owned: Any) -> Any:
-        return self.inner.metadata(topics, owned)
-
-    def on_assignment(self, partitions: Any, generation: int) -> None:
-        self.inner.on_assignment(partitions, generation)
-
-    def assign(self, cluster: Any, members: Any) -> Any:
-        time.sleep(0.2)
-        return self.inner.assign(cluster, members)
-
-
-class Recorder:
-    """A rebalance listener that records its calls."""
-
-    def __init__(self) -> None:
-        self.events: List[Tuple[str, Set[TopicPartition]]] = []
-
-    def on_partitions_revoked(self, revoked: Set[TopicPartition]) -> None:
-        self.events.append(("revoked", set(revoked)))
-
-    def on_partitions_assigned(self, assigned: Set[TopicPartition]) -> None:
-        self.events.append(("assigned", set(assigned)))
-
-    def on_partitions_lost(self, lost: Set[TopicPartition]) -> None:
-        self.events.append(("lost", set(lost)))
-
-    def kinds(self) -> List[str]:
-        return [k for k, _ in self.events]
 
 
 class Member:
@@ -217,12 +178,8 @@ def members():
 
 
 def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> float:
-    start = time.monotonic()
-    while not condition():
-        if time.monotonic() - start > timeout:
-            raise AssertionError("timed out after %.1f s waiting for %s" % (timeout, what))
-        time.sleep(0.02)
-    return time.monotonic() - start
+    """:func:`test.support.waiting.wait_for`, looking often: some tests time what they wait for."""
+    return waiting.wait_for(condition, timeout, what, interval=0.02)
 
 
 def settled(group: Sequence[Member], partitions: Set[TopicPartition] = ALL) -> bool:

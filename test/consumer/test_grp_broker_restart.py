@@ -28,11 +28,11 @@ from collections import Counter
 import pytest
 
 from kafka import KafkaConsumer, KafkaProducer
-from kafka.client import KafkaClient
-from kafka.protocol.apis import CREATE_TOPICS
 from kafka.structs import TopicPartition
+from test.support.groups import narrow_group_versions
+from test.support.topics import create_topic
 
-from .grp_support import (CommitMonitor, ConsumerThread, ProducerThread, SlowLeader, end_offsets, wait_for,
+from .grp_support import (CommitMonitor, ConsumerThread, ProducerThread, SlowLeader, end_offsets, shut_down, wait_for,
                           wait_for_final_commits)
 
 TOPIC = "restart-events"
@@ -43,11 +43,7 @@ SESSION_MS = 6000
 
 @pytest.fixture
 def cluster(mock_cluster):
-    mock_cluster.create_topic(TOPIC, PARTITIONS)
-    mock_cluster.set_apiversion("JoinGroup", 0, 5)
-    mock_cluster.set_apiversion("SyncGroup", 0, 3)
-    mock_cluster.set_apiversion("LeaveGroup", 0, 2)
-    return mock_cluster
+    return narrow_group_versions(mock_cluster, TOPIC, PARTITIONS)
 
 
 @pytest.mark.parametrize("outage", [2.0, 9.0], ids=["shorter-than-session", "longer-than-session"])
@@ -104,22 +100,8 @@ def test_consumer_resumes_after_all_brokers_restart(cluster, outage):
         consumer.close(ends=ends)
         wait_for_final_commits(monitor, TOPIC, ends)
     finally:
-        consumer.close(commit_timeout=0)
-        if not producer._stop.is_set():
-            producer.stop()
-        monitor.close()
+        shut_down([consumer], producer, monitor)
     assert monitor.backwards() == {}
-
-
-def _create_topic(bootstrap: str, name: str, partitions: int) -> None:
-    client = KafkaClient(bootstrap_servers=bootstrap)
-    try:
-        topic = CREATE_TOPICS.Request.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1,
-                                                     configs=[])
-        response = client.send_to_any(CREATE_TOPICS.Request(topics=[topic], timeout_ms=10000), timeout_ms=15000)
-        assert [(t.name, t.error_code) for t in response.topics] == [(name, 0)]
-    finally:
-        client.close()
 
 
 def _produce(bootstrap: str, topic: str, values) -> None:
@@ -132,7 +114,7 @@ def _produce(bootstrap: str, topic: str, values) -> None:
 def test_consumer_survives_an_embedded_broker_restart(fresh_broker):
     topic = "restart-%s" % uuid.uuid4().hex[:8]
     bootstrap = fresh_broker.bootstrap_servers
-    _create_topic(bootstrap, topic, 2)
+    create_topic(bootstrap, topic, 2)
     _produce(bootstrap, topic, [b"before-%d" % i for i in range(20)])
     consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, group_id="restart", auto_offset_reset="earliest",
                              session_timeout_ms=SESSION_MS, heartbeat_interval_ms=500, request_timeout_ms=5000,
@@ -147,7 +129,7 @@ def test_consumer_survives_an_embedded_broker_restart(fresh_broker):
         assert sorted(seen) == sorted(b"before-%d" % i for i in range(20))
 
         fresh_broker.restart()  # same port; Tansu starts empty
-        _create_topic(bootstrap, topic, 2)
+        create_topic(bootstrap, topic, 2)
         after = [b"after-%d" % i for i in range(10)]
         _produce(bootstrap, topic, after)
 

@@ -25,9 +25,10 @@ from typing import Set
 import pytest
 
 from kafka.structs import TopicPartition
+from test.support.groups import narrow_group_versions
 
 from .grp_support import (ChildConsumer, CommitMonitor, ConsumerThread, ProducerThread, SlowLeader, close_in_turn,
-                          end_offsets, settled, wait_for, wait_for_final_commits)
+                          end_offsets, settled, shut_down, wait_for, wait_for_final_commits)
 
 TOPIC = "crash-events"
 PARTITIONS = 6
@@ -38,11 +39,7 @@ HEARTBEAT_MS = 500
 
 @pytest.fixture
 def cluster(mock_cluster):
-    mock_cluster.create_topic(TOPIC, PARTITIONS)
-    mock_cluster.set_apiversion("JoinGroup", 0, 5)
-    mock_cluster.set_apiversion("SyncGroup", 0, 3)
-    mock_cluster.set_apiversion("LeaveGroup", 0, 2)
-    return mock_cluster
+    return narrow_group_versions(mock_cluster, TOPIC, PARTITIONS)
 
 
 @pytest.mark.parametrize("strategy", ["range", "cooperative-sticky"])
@@ -116,13 +113,6 @@ def test_member_killed_without_leaving(cluster, strategy):
     finally:
         if child is not None and child.proc.poll() is None:
             child.kill()
-        for s in survivors:
-            try:
-                s.close(commit_timeout=0)
-            except Exception:  # noqa: BLE001 - best effort
-                pass
-        if not producer._stop.is_set():
-            producer.stop()
-        monitor.close()
+        shut_down(survivors, producer, monitor)
     assert monitor.rounds > 10
     assert monitor.backwards() == {}

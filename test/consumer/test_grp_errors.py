@@ -22,9 +22,10 @@ from __future__ import annotations
 import pytest
 
 from kafka.structs import TopicPartition
+from test.support.groups import narrow_group_versions
 
 from .grp_support import (CommitMonitor, ConsumerThread, ProducerThread, SlowLeader, close_in_turn, end_offsets,
-                          settled, wait_for, wait_for_final_commits)
+                          settled, shut_down, wait_for, wait_for_final_commits)
 
 TOPIC = "err-events"
 PARTITIONS = 6
@@ -42,11 +43,7 @@ CODES = (NOT_COORDINATOR, COORDINATOR_LOAD_IN_PROGRESS, REBALANCE_IN_PROGRESS, I
 
 @pytest.fixture
 def cluster(mock_cluster):
-    mock_cluster.create_topic(TOPIC, PARTITIONS)
-    mock_cluster.set_apiversion("JoinGroup", 0, 5)
-    mock_cluster.set_apiversion("SyncGroup", 0, 3)
-    mock_cluster.set_apiversion("LeaveGroup", 0, 2)
-    return mock_cluster
+    return narrow_group_versions(mock_cluster, TOPIC, PARTITIONS)
 
 
 def _member(cluster, group, name):
@@ -94,12 +91,5 @@ def test_group_errors_are_recovered_while_consuming(cluster, api):
         close_in_turn(list(members), ALL, ends)
         wait_for_final_commits(monitor, TOPIC, ends)
     finally:
-        for m in members:
-            try:
-                m.close(commit_timeout=0)
-            except Exception:  # noqa: BLE001 - best effort
-                pass
-        if not producer._stop.is_set():
-            producer.stop()
-        monitor.close()
+        shut_down(members, producer, monitor)
     assert monitor.backwards() == {}

@@ -29,28 +29,16 @@ import uuid
 import pytest
 
 from kafka import KafkaConsumer, KafkaProducer
-from kafka.client import KafkaClient
-from kafka.protocol.apis import CREATE_TOPICS
 from kafka.structs import TopicPartition
+from test.support.topics import create_topic
 
 SESSION_MS = 6000
-
-
-def _create_topic(bootstrap: str, name: str, partitions: int) -> None:
-    client = KafkaClient(bootstrap_servers=bootstrap)
-    try:
-        topic = CREATE_TOPICS.Request.CreatableTopic(name=name, num_partitions=partitions, replication_factor=1,
-                                                     configs=[])
-        response = client.send_to_any(CREATE_TOPICS.Request(topics=[topic], timeout_ms=10000), timeout_ms=15000)
-        assert [(t.name, t.error_code) for t in response.topics] == [(name, 0)]
-    finally:
-        client.close()
 
 
 @pytest.fixture
 def topic(broker):
     name = "first-%s" % uuid.uuid4().hex[:8]
-    _create_topic(broker.bootstrap_servers, name, 2)
+    create_topic(broker.bootstrap_servers, name, 2)
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:
         for i in range(20):
             producer.send(name, value=b"r%d" % i, partition=i % 2)

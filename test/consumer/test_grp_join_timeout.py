@@ -17,6 +17,7 @@ import pytest
 
 from kafka.consumer.group.classic import JOIN_TIMEOUT_MARGIN_MS
 from kafka.structs import TopicPartition
+from test.support.groups import narrow_group_versions
 
 from .grp_support import ConsumerThread, SlowLeader, settled, wait_for
 
@@ -29,11 +30,7 @@ MAX_POLL_INTERVAL_MS = 8000
 
 @pytest.fixture
 def cluster(mock_cluster):
-    mock_cluster.create_topic(TOPIC, 4)
-    mock_cluster.set_apiversion("JoinGroup", 0, 5)
-    mock_cluster.set_apiversion("SyncGroup", 0, 3)
-    mock_cluster.set_apiversion("LeaveGroup", 0, 2)
-    return mock_cluster
+    return narrow_group_versions(mock_cluster, TOPIC, 4)
 
 
 def _member(cluster, name):

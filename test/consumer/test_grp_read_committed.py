@@ -23,7 +23,6 @@ What can be asserted end to end, and what cannot (shared/DESIGN.md):
 from __future__ import annotations
 
 import time
-import uuid
 from typing import Dict, List, Tuple
 
 import pytest
@@ -35,14 +34,12 @@ from kafka.consumer.subscription import SubscriptionState
 from kafka.record import MemoryRecords
 from kafka.record.record import ControlRecordType
 from kafka.structs import TopicPartition
+from test.support.topics import new_topic
 
 
 @pytest.fixture
 def topic(broker):
-    name = "rc-" + uuid.uuid4().hex[:8]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        direct.create_topic(conn, name, partitions=1)
-    return name
+    return new_topic(broker, prefix="rc")
 
 
 def _drain(consumer: KafkaConsumer, seconds: float) -> List[Tuple[int, bytes]]:

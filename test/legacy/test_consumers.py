@@ -23,72 +23,16 @@ import pytest
 import kafka
 from kafka import errors
 from kafka.client import KafkaClient
-from kafka.common import (
-    OffsetAndMessage,
-    OffsetFetchRequest,
-    ProduceRequest,
-)
-from kafka.conn.blocking import BlockingConnection
+from kafka.common import OffsetAndMessage
 from kafka.context import OffsetCommitContext
-from kafka.direct import create_topic
 from kafka.legacy import SimpleConsumer
-from kafka.protocol.legacy import create_message
+from test.support.classic import committed as _committed
+from test.support.classic import get_messages_until as _drain
+from test.support.classic import new_topic as _new_topic
+from test.support.classic import produce as _produce
+from test.support.waiting import wait_until as _wait_until
 
-# -- helpers --------------------------------------------------------------------------------
-
-
-def _new_topic(broker, partitions=1):
-    name = "classic-c-" + uuid.uuid4().hex[:10]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        create_topic(conn, name, partitions=partitions)
-    return name
-
-
-def _produce(client, topic, partition, values, one_per_batch=True, key=None):
-    """Write ``values`` to a partition (one record batch per value by default)."""
-    if one_per_batch:
-        for value in values:
-            client.send_produce_request([ProduceRequest(topic, partition, [create_message(value, key)])])
-    else:
-        client.send_produce_request([ProduceRequest(topic, partition, [create_message(v, key) for v in values])])
-
-
-def _committed(client, group, topic, partitions):
-    responses = client.send_offset_fetch_request(group, [OffsetFetchRequest(topic, p) for p in partitions])
-    return {r.partition: r.offset for r in responses}
-
-
-def _wait_until(condition, timeout=10.0, interval=0.05):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(interval)
-    return condition()
-
-
-def _drain(consumer, expected, timeout=15.0):
-    """Messages of ``consumer`` until ``expected`` of them arrived (Tansu may answer a fetch empty)."""
-    out = []
-    deadline = time.monotonic() + timeout
-    while len(out) < expected and time.monotonic() < deadline:
-        out.extend(consumer.get_messages(count=expected - len(out), block=True, timeout=1))
-    return out
-
-
-@pytest.fixture
-def client(broker):
-    c = KafkaClient(broker.bootstrap_servers, timeout=10)
-    yield c
-    c.close()
-
-
-@pytest.fixture
-def mock_client(mock_cluster):
-    c = KafkaClient(mock_cluster.bootstrap_servers, timeout=3, reconnect_backoff_ms=20,
-                    reconnect_backoff_max_ms=200, retry_backoff_ms=20)
-    yield c
-    c.close()
+# -- helpers (more in test/support/classic.py; client fixtures in conftest.py) -----------------
 
 
 @pytest.fixture

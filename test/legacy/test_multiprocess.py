@@ -17,28 +17,12 @@ import pytest
 
 from kafka import errors
 from kafka.client import KafkaClient
-from kafka.common import OffsetAndMessage, OffsetFetchRequest, ProduceRequest
-from kafka.conn.blocking import BlockingConnection
-from kafka.direct import create_topic
+from kafka.common import OffsetAndMessage
 from kafka.legacy import MultiProcessConsumer
-from kafka.protocol.legacy import create_message
-
-
-def _new_topic(broker, partitions, name=None):
-    name = name or "classic-mp-" + uuid.uuid4().hex[:10]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        create_topic(conn, name, partitions=partitions)
-    return name
-
-
-def _produce(client, topic, partition, values):
-    for value in values:
-        client.send_produce_request([ProduceRequest(topic, partition, [create_message(value)])])
-
-
-def _committed(client, group, topic, partitions):
-    responses = client.send_offset_fetch_request(group, [OffsetFetchRequest(topic, p) for p in partitions])
-    return {r.partition: r.offset for r in responses}
+from test.support.classic import committed as _committed
+from test.support.classic import get_messages_until
+from test.support.classic import new_topic as _new_topic
+from test.support.classic import produce as _produce
 
 
 def _alive(procs):
@@ -46,18 +30,7 @@ def _alive(procs):
 
 
 def _collect(consumer, expected, timeout=30.0):
-    out = []
-    deadline = time.monotonic() + timeout
-    while len(out) < expected and time.monotonic() < deadline:
-        out.extend(consumer.get_messages(count=expected - len(out), block=True, timeout=2))
-    return out
-
-
-@pytest.fixture
-def client(broker):
-    c = KafkaClient(broker.bootstrap_servers, timeout=10)
-    yield c
-    c.close()
+    return get_messages_until(consumer, expected, timeout, wait=2)
 
 
 @pytest.mark.parametrize("start_method", ["fork", "spawn"])

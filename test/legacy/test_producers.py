@@ -27,7 +27,6 @@ import pytest
 
 import kafka
 from kafka import errors
-from kafka.client import KafkaClient
 from kafka.common import (
     AsyncProducerQueueFull,
     FailedPayloadsError,
@@ -36,8 +35,6 @@ from kafka.common import (
     ProduceResponse,
     UnknownTopicOrPartitionError,
 )
-from kafka.conn.blocking import BlockingConnection
-from kafka.direct import create_topic
 from kafka.legacy import KeyedProducer, Producer, SimpleProducer
 from kafka.legacy import base as legacy_base
 from kafka.partitioner import (
@@ -51,6 +48,8 @@ from kafka.partitioner.hashed import murmur2
 from kafka.producer.partitioner import murmur2 as java_murmur2
 from kafka.producer.partitioner import murmur2_partition
 from kafka.protocol import CODEC_GZIP, CODEC_NONE
+from test.support.classic import new_topic as _new_topic
+from test.support.waiting import wait_until as _wait_until
 
 NOT_LEADER_OR_FOLLOWER = 6
 MESSAGE_TOO_LARGE = 10
@@ -73,13 +72,6 @@ for _name in _MISSING_ROOT_EXPORTS:
 
 
 # -- helpers --------------------------------------------------------------------------------
-
-
-def _new_topic(broker, partitions=1, name=None):
-    name = name or "legacy-" + uuid.uuid4().hex[:10]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        create_topic(conn, name, partitions=partitions)
-    return name
 
 
 def _fetch(client, topic, partition, offset):
@@ -119,30 +111,6 @@ def _records(client, topic, partition, expect=None, timeout=15.0):
 
 def _values(client, topic, partitions):
     return {p: [value for _, _, value in _records(client, topic, p)] for p in partitions}
-
-
-def _wait_until(condition, timeout=10.0, interval=0.02):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        time.sleep(interval)
-    return condition()
-
-
-@pytest.fixture
-def client(broker):
-    c = KafkaClient(broker.bootstrap_servers, timeout=10)
-    yield c
-    c.close()
-
-
-@pytest.fixture
-def mock_client(mock_cluster):
-    c = KafkaClient(mock_cluster.bootstrap_servers, timeout=3, reconnect_backoff_ms=20,
-                    reconnect_backoff_max_ms=200, retry_backoff_ms=20)
-    yield c
-    c.close()
 
 
 # -- the usage guide, as written ----------------------------------------------------------------
