@@ -20,7 +20,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from kafka import errors
 from kafka.cli import _common
-from kafka.cli.options import add_bootstrap_option, add_timeout_option, split_servers
+from kafka.cli.options import add_bootstrap_option, add_timeout_option, command_description, split_servers
 from kafka.structs import TopicPartition
 
 PROG = "kafkawire consume"
@@ -44,7 +44,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``consume`` command."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "consume", help="print records of a topic on stdout",
-        description=__doc__.split("\n\n")[1].replace("``", "") if __doc__ else None)
+        description=command_description(__doc__) if __doc__ else None)
     parser.add_argument("topic", metavar="TOPIC", help="topic to read")
     add_bootstrap_option(parser)
     where = parser.add_argument_group("where to start")

@@ -11,6 +11,7 @@ the same aggregation done in plain Python and prints a short report.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import shutil
 import sys
@@ -159,12 +160,7 @@ def _read_aggregates(bootstrap: str, topic: str, expected_count: int) -> Aggrega
 
 
 def _pyspark_available() -> bool:
-    try:
-        import pyarrow  # noqa: F401
-        import pyspark  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    return all(importlib.util.find_spec(name) is not None for name in ("pyspark", "pyarrow"))
 
 
 def _spark_part(bootstrap: str, events_topic: str, batch_topic: str, stream_topic: str,

@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Optional, Sequence
 
 from kafka import errors
 from kafka.cli import ArgumentParser
-from kafka.cli.options import add_bootstrap_option, add_timeout_option
+from kafka.cli.options import add_connection_options
 from kafka.cli.topics import connect
 from kafka.structs import TopicPartition
 
@@ -31,12 +31,10 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     actions.required = True
     listing = actions.add_parser("list", help="print the group ids, one per line")
     listing.add_argument("--state", action="store_true", help="also print each group's state and protocol type")
-    add_bootstrap_option(listing)
-    add_timeout_option(listing)
+    add_connection_options(listing)
     describe = actions.add_parser("describe", help="committed offsets, log end offsets, lag and members of a group")
     describe.add_argument("group", metavar="GROUP", help="group id")
-    add_bootstrap_option(describe)
-    add_timeout_option(describe)
+    add_connection_options(describe)
     return parser
 
 

@@ -58,3 +58,15 @@ def add_timeout_option(parser: Any, default: float = DEFAULT_TIMEOUT) -> None:
         "--timeout", dest="timeout", type=_positive_seconds, default=default,
         metavar="SECONDS",
         help="give up on the cluster after this many seconds (default: {0:g})".format(default))
+
+
+def add_connection_options(parser: Any) -> None:
+    """Add ``--bootstrap-server`` and ``--timeout`` to ``parser`` (what every cluster command takes)."""
+    add_bootstrap_option(parser)
+    add_timeout_option(parser)
+
+
+def command_description(doc: str) -> str:
+    """The second paragraph of a command module's docstring, as plain text for ``--help``."""
+    paragraphs = doc.split("\n\n")
+    return paragraphs[1].replace("``", "") if len(paragraphs) > 1 else paragraphs[0]

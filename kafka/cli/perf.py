@@ -18,7 +18,7 @@ from typing import Any, List, Optional
 
 from kafka import errors
 from kafka.cli import _common
-from kafka.cli.options import add_bootstrap_option, add_timeout_option, split_servers
+from kafka.cli.options import add_bootstrap_option, add_timeout_option, command_description, split_servers
 from kafka.cli.progress import Progress
 from kafka.structs import TopicPartition
 
@@ -29,7 +29,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``perf`` command and its ``produce`` and ``consume`` subcommands."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "perf", help="measure produce or consume throughput",
-        description=__doc__.split("\n\n")[1].replace("``", "") if __doc__ else None)
+        description=command_description(__doc__) if __doc__ else None)
     modes = parser.add_subparsers(title="modes", dest="mode", metavar="MODE",
                                   parser_class=type(parser))
     modes.required = True

@@ -18,7 +18,7 @@ from typing import Any, BinaryIO, Iterator, List, Optional, Tuple
 
 from kafka import errors
 from kafka.cli import _common
-from kafka.cli.options import add_bootstrap_option, add_timeout_option
+from kafka.cli.options import add_bootstrap_option, add_timeout_option, command_description
 
 PROG = "kafkawire produce"
 
@@ -27,7 +27,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``produce`` command."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
         "produce", help="send lines from stdin or files to a topic",
-        description=__doc__.split("\n\n")[1].replace("``", "") if __doc__ else None)
+        description=command_description(__doc__) if __doc__ else None)
     parser.add_argument("topic", metavar="TOPIC", help="topic to write to (must exist)")
     add_bootstrap_option(parser)
     parser.add_argument("--file", "-f", dest="files", action="append", metavar="PATH",

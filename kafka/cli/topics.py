@@ -14,7 +14,7 @@ from typing import Any, Dict, List, Tuple
 
 from kafka import errors
 from kafka.cli import ArgumentParser, report_error
-from kafka.cli.options import add_bootstrap_option, add_timeout_option, split_servers
+from kafka.cli.options import add_connection_options, split_servers
 
 PROG = "kafkawire topics"
 #: Longest wait for the first answer of the cluster.
@@ -38,11 +38,6 @@ def _config(text: str) -> Tuple[str, str]:
     return name, value
 
 
-def _connection_options(parser: argparse.ArgumentParser) -> None:
-    add_bootstrap_option(parser)
-    add_timeout_option(parser)
-
-
 def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     """Add the ``topics`` command and its actions."""
     parser: argparse.ArgumentParser = subparsers.add_parser(
@@ -53,7 +48,7 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
 
     listing = actions.add_parser("list", help="print the topic names, one per line")
     listing.add_argument("--include-internal", action="store_true", help="also list internal topics")
-    _connection_options(listing)
+    add_connection_options(listing)
 
     create = actions.add_parser("create", help="create a topic")
     create.add_argument("name", metavar="NAME", help="topic name")
@@ -65,15 +60,15 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
                         help="a topic config, e.g. retention.ms=86400000 (repeatable)")
     create.add_argument("--if-not-exists", action="store_true", help="succeed when the topic already exists")
     create.set_defaults(_parser=create)
-    _connection_options(create)
+    add_connection_options(create)
 
     delete = actions.add_parser("delete", help="delete topics")
     delete.add_argument("names", metavar="NAME", nargs="+", help="topic name(s)")
-    _connection_options(delete)
+    add_connection_options(delete)
 
     describe = actions.add_parser("describe", help="show partitions, leaders and replicas (all topics by default)")
     describe.add_argument("names", metavar="NAME", nargs="*", help="topic name(s)")
-    _connection_options(describe)
+    add_connection_options(describe)
     return parser
 
 
