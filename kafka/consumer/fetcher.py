@@ -23,6 +23,7 @@ from kafka.consumer.subscription import EARLIEST, SubscriptionState
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
+from kafka.record.batch import RecordBatch
 from kafka.record.record import ControlRecordType
 from kafka.structs import OffsetAndTimestamp, TopicPartition
 
@@ -337,14 +338,19 @@ class Fetcher:
                     yield [], next_offset
                     continue
             epoch = getattr(batch, "partition_leader_epoch", -1)
-            decoded = batch.records()
-            if decoded and decoded[0][0] < position:
-                decoded = [r for r in decoded if r[0] >= position]
             if key_des is None and value_des is None:
-                built = [new(cls, (topic, partition, epoch, r[0], r[1], r[2], r[3], r[4], r[5], None,
-                                   -1 if r[3] is None else len(r[3]), -1 if r[4] is None else len(r[4]), -1))
-                         for r in decoded]
+                if isinstance(batch, RecordBatch):  # v2: rows built straight from the bytes
+                    built = batch.rows(cls, (topic, partition, epoch))
+                else:
+                    built = [new(cls, (topic, partition, epoch, r[0], r[1], r[2], r[3], r[4], r[5], None,
+                                       -1 if r[3] is None else len(r[3]), -1 if r[4] is None else len(r[4]), -1))
+                             for r in batch.records()]
+                if built and built[0][3] < position:
+                    built = [r for r in built if r[3] >= position]
             else:
+                decoded = batch.records()
+                if decoded and decoded[0][0] < position:
+                    decoded = [r for r in decoded if r[0] >= position]
                 built = []
                 for r in decoded:
                     try:

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import struct
 import time
-from typing import Iterator, List, Optional, Sequence, Tuple, cast
+from typing import Any, Iterator, List, Optional, Sequence, Tuple, cast
 
 from kafka.errors import ChecksumError, CorruptRecordError, IllegalArgumentError
 from kafka.record import codecs
@@ -122,8 +122,15 @@ def _decode_records(
     base_ts: int,
     append_ts: Optional[int],
     ts_type: int,
+    row_cls: Optional[type] = None,
+    prefix: Tuple[Any, ...] = (),
 ) -> List[Record]:
     """Decode ``count`` records from ``buf[pos:stop]`` (the hot loop).
+
+    With ``row_cls`` each record becomes ``row_cls(*prefix, offset,
+    timestamp, timestamp_type, key, value, headers, None, key_size,
+    value_size, -1)`` instead of a :class:`Record` (see
+    :meth:`RecordBatch.rows`).
 
     Every varint is decoded inline for its one-byte form and, where lengths
     and offsets commonly need it, its two-byte form (by table lookup); longer
@@ -140,6 +147,7 @@ def _decode_records(
     if log_append:
         base_ts = append_ts  # type: ignore[assignment]
     out: List[Record] = [None] * count  # type: ignore[list-item]
+    p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
     try:
         for i in range(count):
             b = buf[pos]
@@ -224,17 +232,37 @@ def _decode_records(
                     pos += 1
                 if pos != rec_end:
                     raise _bad_length("record", length)
-            out[i] = new(
-                record_cls,
-                (
-                    base_offset + offset_delta,
-                    base_ts + ts_delta,
-                    ts_type,
-                    key,
-                    value,
-                    headers,
-                ),
-            )
+            if row_cls is None:
+                out[i] = new(
+                    record_cls,
+                    (
+                        base_offset + offset_delta,
+                        base_ts + ts_delta,
+                        ts_type,
+                        key,
+                        value,
+                        headers,
+                    ),
+                )
+            else:
+                out[i] = new(
+                    row_cls,
+                    (
+                        p0,
+                        p1,
+                        p2,
+                        base_offset + offset_delta,
+                        base_ts + ts_delta,
+                        ts_type,
+                        key,
+                        value,
+                        headers,
+                        None,
+                        -1 if key is None else len(key),
+                        -1 if value is None else len(value),
+                        -1,
+                    ),
+                )
     except IndexError:
         raise CorruptRecordError("record data ends inside a record") from None
     if pos != stop:
@@ -398,7 +426,20 @@ class RecordBatch:
     def __iter__(self) -> Iterator[AnyRecord]:
         return iter(self.records())
 
-    def _decode(self) -> List[AnyRecord]:
+    def rows(self, row_cls: type, prefix: Tuple[Any, Any, Any]) -> List[Any]:
+        """The records as ``row_cls`` tuples, built straight from the bytes.
+
+        Each row is ``(*prefix, offset, timestamp, timestamp_type, key,
+        value, headers, None, key_size, value_size, -1)`` (sizes are -1 for
+        a null key or value): the layout of the consumer's records, which
+        this saves building twice. Control batches have no rows; read them
+        with :meth:`records`.
+        """
+        if self.is_control:
+            raise IllegalArgumentError("a control batch has no data rows")
+        return self._decode(row_cls, prefix)
+
+    def _decode(self, row_cls: Optional[type] = None, prefix: Tuple[Any, ...] = ()) -> List[AnyRecord]:
         count = self.record_count
         codec = self.compression_type
         if codec:
@@ -425,8 +466,10 @@ class RecordBatch:
             self.base_timestamp,
             self.max_timestamp if log_append else None,
             self.timestamp_type,
+            row_cls,
+            prefix,
         )
-        if self.is_control:
+        if self.is_control and row_cls is None:
             return [make_control_record(r) for r in records]
         return cast(List[AnyRecord], records)
 
