@@ -47,7 +47,7 @@ import resource
 import sys
 import time
 import traceback
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, Optional
 
 
 def peak_rss_kb() -> int:

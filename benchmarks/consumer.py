@@ -106,14 +106,13 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
-from _options import parse_records
+from _shared import delete_topic, describe, fmt, parse_records
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
 
 from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
-from kafka.protocol.apis import DELETE_TOPICS  # noqa: E402
 
 from _producer_child import POOL, make_values  # noqa: E402
 
@@ -184,21 +183,6 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
         else:
             sides.append(Side(label, client, style, host, base_env))
     return sides
-
-
-def describe(exc: BaseException) -> str:
-    text = str(exc) or "(no message)"
-    name = type(exc).__name__
-    return text if text.startswith(name) else "%s: %s" % (name, text)
-
-
-def delete_topic(conn: BlockingConnection, name: str, topic_id: Any) -> None:
-    request = DELETE_TOPICS.Request(
-        topics=[DELETE_TOPICS.Request.DeleteTopicState(name=name, topic_id=topic_id)],
-        topic_names=[name],
-        timeout_ms=30000,
-    )
-    conn.request(DELETE_TOPICS, request)
 
 
 # -- filling -------------------------------------------------------------------------------------
@@ -384,10 +368,6 @@ class Row:
     def peak_rss_mb(self) -> Optional[float]:
         rss = [r["peak_rss_kb"] for r in self.runs if r.get("peak_rss_kb") and "seconds" in r]
         return max(rss) / 1024.0 if rss else None
-
-
-def fmt(value: Optional[float], pattern: str) -> str:
-    return "-" if value is None else pattern.format(value)
 
 
 def print_table(rows: List[Row], sides: List[Side]) -> None:

@@ -81,14 +81,13 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional
 
-from _options import parse_records
+from _shared import delete_topic, describe, fmt, parse_records
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
 
 from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
-from kafka.protocol.apis import DELETE_TOPICS  # noqa: E402
 
 CHILD = os.path.join(HERE, "_producer_child.py")
 CLIENTS = ("ours", "kafka-python", "aiokafka", "confluent")
@@ -133,21 +132,6 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
         if client in clients:
             sides.append(Side(client, client, host, base_env))
     return sides
-
-
-def describe(exc: BaseException) -> str:
-    text = str(exc) or "(no message)"
-    name = type(exc).__name__
-    return text if text.startswith(name) else "%s: %s" % (name, text)
-
-
-def delete_topic(conn: BlockingConnection, name: str, topic_id: Any) -> None:
-    request = DELETE_TOPICS.Request(
-        topics=[DELETE_TOPICS.Request.DeleteTopicState(name=name, topic_id=topic_id)],
-        topic_names=[name],
-        timeout_ms=30000,
-    )
-    conn.request(DELETE_TOPICS, request)
 
 
 def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
@@ -228,10 +212,6 @@ class Row:
     def peak_rss_mb(self) -> Optional[float]:
         rss = [r["peak_rss_kb"] for r in self.runs if r.get("peak_rss_kb") and "seconds" in r]
         return max(rss) / 1024.0 if rss else None
-
-
-def fmt(value: Optional[float], pattern: str) -> str:
-    return "-" if value is None else pattern.format(value)
 
 
 def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) -> None:
