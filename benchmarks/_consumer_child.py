@@ -137,6 +137,24 @@ class Tally:
             return False
         return True
 
+    def poll_result(self, batches: Dict[Any, Any]) -> bool:
+        """Count what one poll/getmany returned (partition -> records); False (and ``error`` set) if wrong."""
+        self.polls += 1
+        if not batches:
+            self.empty_polls += 1
+            return True
+        for records in batches.values():
+            n = len(records)
+            first = records[0]
+            last = records[-1]
+            if not self.batch(n, first.offset, last.offset):
+                return False
+            if self.t_first is None:
+                self.mark_first(first.offset, first.value)
+            self.add(n)
+            self.last = (last.offset, last.value)
+        return True
+
     def result(self) -> Dict[str, Any]:
         out: Dict[str, Any] = {"read": self.count, "polls": self.polls, "empty_polls": self.empty_polls}
         if self.t_first is not None:
@@ -166,21 +184,8 @@ def _poll_loop(consumer: Any, tally: Tally, poll_records: int) -> None:
         if time.perf_counter() > tally.deadline:
             tally.error = "timed out with %d of %d records read" % (tally.count, total)
             return
-        batches = poll(timeout_ms=1000, max_records=min(poll_records, total - tally.count))
-        tally.polls += 1
-        if not batches:
-            tally.empty_polls += 1
-            continue
-        for records in batches.values():
-            n = len(records)
-            first = records[0]
-            last = records[-1]
-            if not tally.batch(n, first.offset, last.offset):
-                return
-            if tally.t_first is None:
-                tally.mark_first(first.offset, first.value)
-            tally.add(n)
-            tally.last = (last.offset, last.value)
+        if not tally.poll_result(poll(timeout_ms=1000, max_records=min(poll_records, total - tally.count))):
+            return
     tally.mark_end()
 
 
@@ -325,20 +330,8 @@ def run_aiokafka(args: argparse.Namespace, tally: Tally) -> None:
         getmany = consumer.getmany
         while tally.count < total:
             batches = await getmany(timeout_ms=1000, max_records=min(args.poll_records, total - tally.count))
-            tally.polls += 1
-            if not batches:
-                tally.empty_polls += 1
-                continue
-            for records in batches.values():
-                n = len(records)
-                first = records[0]
-                last = records[-1]
-                if not tally.batch(n, first.offset, last.offset):
-                    return
-                if tally.t_first is None:
-                    tally.mark_first(first.offset, first.value)
-                tally.add(n)
-                tally.last = (last.offset, last.value)
+            if not tally.poll_result(batches):
+                return
         tally.mark_end()
 
     async def main() -> None:
