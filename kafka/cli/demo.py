@@ -18,7 +18,7 @@ import sys
 import tempfile
 import time
 import uuid
-from typing import Any, Dict, List, Tuple
+from typing import Any, Callable, Dict, List, Tuple
 
 from kafka.admin import KafkaAdminClient, NewTopic
 from kafka.cli.progress import Progress
@@ -124,39 +124,47 @@ def _produce(bootstrap: str, topic: str, events: List[Dict[str, Any]], args: arg
     return len(events) / (time.perf_counter() - started)
 
 
-def _read_back(bootstrap: str, topic: str, count: int) -> Tuple[int, float]:
+def _read_topic(bootstrap: str, topic: str, count: int, timeout: float,
+                handle: Callable[[List[Any]], None]) -> Tuple[int, float]:
+    """Read ``count`` records from the start of ``topic``, each poll's records passed to ``handle``.
+
+    Stops early when ``timeout`` s pass; returns the records read and the
+    seconds it took, counted from the assignment (not from creating the
+    consumer).
+    """
     consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest")
     try:
-        partitions = sorted(consumer.partitions_for_topic(topic) or ())
-        consumer.assign([TopicPartition(topic, p) for p in partitions])
+        consumer.assign([TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())])
         started = time.perf_counter()
-        read, deadline = 0, time.monotonic() + 120
+        read, deadline = 0, time.monotonic() + timeout
         while read < count and time.monotonic() < deadline:
             for records in consumer.poll(timeout_ms=500).values():
                 read += len(records)
-        return read, read / max(time.perf_counter() - started, 1e-9)
+                handle(records)
+        return read, time.perf_counter() - started
     finally:
         consumer.close()
+
+
+def _read_back(bootstrap: str, topic: str, count: int) -> Tuple[int, float]:
+    """How many of the ``count`` events came back, and at what rate."""
+    read, seconds = _read_topic(bootstrap, topic, count, 120, lambda records: None)
+    return read, read / max(seconds, 1e-9)
 
 
 def _read_aggregates(bootstrap: str, topic: str, expected_count: int) -> Aggregates:
     """Every aggregate record of ``topic``, summed per (user, action) (a stream writes one per micro-batch)."""
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest")
-    try:
-        consumer.assign([TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())])
-        totals: Aggregates = {}
-        read, deadline = 0, time.monotonic() + 60
-        while read < expected_count and time.monotonic() < deadline:
-            for records in consumer.poll(timeout_ms=500).values():
-                for record in records:
-                    read += 1
-                    row = json.loads(record.value)
-                    total = totals.setdefault((row["user"], row["action"]), {"events": 0, "amount": 0.0})
-                    total["events"] += row["events"]
-                    total["amount"] = round(total["amount"] + row["amount"], 2)
-        return totals
-    finally:
-        consumer.close()
+    totals: Aggregates = {}
+
+    def add(records: List[Any]) -> None:
+        for record in records:
+            row = json.loads(record.value)
+            total = totals.setdefault((row["user"], row["action"]), {"events": 0, "amount": 0.0})
+            total["events"] += row["events"]
+            total["amount"] = round(total["amount"] + row["amount"], 2)
+
+    _read_topic(bootstrap, topic, expected_count, 60, add)
+    return totals
 
 
 def _pyspark_available() -> bool:
