@@ -217,7 +217,7 @@ class KafkaProducer:
                 future, full, new_batch = self._accumulator.append(
                     tp, int(_time() * 1000), None, value, None, self._max_block)
                 if full or new_batch:
-                    self._batch_event(topic, tp, full, True, sticky[2], sticky[3])
+                    self._batch_event(topic, full, True, sticky[2], sticky[3])
                 return future
         return self._send(topic, value, key, headers, partition, timestamp_ms)
 
@@ -266,11 +266,11 @@ class KafkaProducer:
         future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers,
                                                            left if left > 0 else 0.0)
         if full or new_batch:
-            self._batch_event(topic, tp, full, sticky, all_parts, available)
+            self._batch_event(topic, full, sticky, all_parts, available)
         return future
 
-    def _batch_event(self, topic: str, tp: TopicPartition, full: bool, sticky: bool,
-                     all_parts: List[int], available: List[int]) -> None:
+    def _batch_event(self, topic: str, full: bool, sticky: bool, all_parts: List[int],
+                     available: List[int]) -> None:
         """A batch filled up or was created: move the sticky partition on, wake the sender."""
         if full and sticky:
             # Sticky partitioning moves on when a batch fills.
