@@ -230,6 +230,17 @@ def test_undeliverable_records_fail_after_delivery_timeout(mock_cluster):
         producer.close(timeout=5)
 
 
+def test_a_batch_above_the_topics_message_size_names_batch_size(mock_cluster):
+    mock_cluster.create_topic("small-messages", 1, 1)
+    with KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, acks=1, linger_ms=200) as producer:
+        producer.send("small-messages", value=b"warm-up").get(10)
+        mock_cluster.push_request_errors("Produce", 10)  # MESSAGE_TOO_LARGE
+        futures = [producer.send("small-messages", value=b"%d" % i) for i in range(5)]
+        for future in futures:
+            with pytest.raises(errors.MessageSizeTooLargeError, match="batch of 5 records .* set batch_size"):
+                future.get(10)
+
+
 def test_idempotent_by_default_stamps_batches(broker):
     topic = _topic(broker)
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:
