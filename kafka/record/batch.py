@@ -44,19 +44,11 @@ from kafka.record.record import (
     AnyRecord,
     BytesLike,
     Header,
-    Record,
     TimestampType,
     make_control_record,
 )
-from kafka.record.varint import (
-    VARINT_TABLE,
-    VARINT_TABLE_SIZE,
-    ZIGZAG_BYTE,
-    ZIGZAG_PAIR,
-    decode_varint,
-    decode_varlong,
-    encode_varint,
-)
+from kafka.record.record_reader import RecordReader
+from kafka.record.varint import VARINT_TABLE, VARINT_TABLE_SIZE, encode_varint
 
 __all__ = ["RecordBatch", "RecordBatchBuilder", "HEADER_SIZE"]
 
@@ -78,196 +70,6 @@ DELETE_HORIZON_MASK = 0x40
 
 # A record needs at least a length byte plus six one-byte fields.
 _MIN_RECORD_SIZE = 7
-_ZEROS = [0] * 128
-
-
-def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[List[Header], int]:
-    count, pos = decode_varint(buf, pos)
-    if count < 0 or 2 * count > rec_end - pos:
-        raise CorruptRecordError("invalid record header count %d" % count)
-    headers: List[Header] = []
-    for _ in range(count):
-        klen, pos = decode_varint(buf, pos)
-        kend = pos + klen
-        if klen < 0 or kend > rec_end:
-            raise CorruptRecordError("invalid record header key length %d" % klen)
-        try:
-            hkey = buf[pos:kend].decode("utf-8")
-        except UnicodeDecodeError:
-            raise CorruptRecordError("record header key is not valid UTF-8") from None
-        vlen, pos = decode_varint(buf, kend)
-        if vlen >= 0:
-            hvalue: Optional[bytes] = buf[pos : pos + vlen]
-            pos += vlen
-            if pos > rec_end:
-                raise CorruptRecordError("record header value overruns the record")
-        elif vlen == -1:
-            hvalue = None
-        else:
-            raise CorruptRecordError("invalid record header value length %d" % vlen)
-        headers.append((hkey, hvalue))
-    return headers, pos
-
-
-def _bad_length(what: str, n: int) -> CorruptRecordError:
-    return CorruptRecordError("invalid %s length %d" % (what, n))
-
-
-def _decode_records(
-    buf: bytes,
-    pos: int,
-    stop: int,
-    count: int,
-    base_offset: int,
-    base_ts: int,
-    append_ts: Optional[int],
-    ts_type: int,
-    row_cls: Optional[type] = None,
-    prefix: Tuple[Any, ...] = (),
-) -> List[Record]:
-    """Decode ``count`` records from ``buf[pos:stop]`` (the hot loop).
-
-    With ``row_cls`` each record becomes ``row_cls(*prefix, offset,
-    timestamp, timestamp_type, key, value, headers, None, key_size,
-    value_size, -1)`` instead of a :class:`Record` (see
-    :meth:`RecordBatch.rows`).
-
-    Every varint is decoded inline for its one-byte form and, where lengths
-    and offsets commonly need it, its two-byte form (by table lookup); longer
-    ones go through :func:`decode_varint`.
-    """
-    zz = ZIGZAG_BYTE
-    zz2 = ZIGZAG_PAIR
-    new = tuple.__new__
-    record_cls = Record
-    log_append = append_ts is not None
-    # With log-append time every record gets append_ts: read the deltas
-    # through a table of zeros rather than test the flag per record.
-    ts_zz = _ZEROS if log_append else zz
-    if log_append:
-        base_ts = append_ts  # type: ignore[assignment]
-    out: List[Record] = [None] * count  # type: ignore[list-item]
-    p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
-    try:
-        for i in range(count):
-            b = buf[pos]
-            if b < 0x80:
-                length = zz[b]
-                pos += 1
-            else:
-                b2 = buf[pos + 1]
-                if b2 < 0x40:
-                    length = zz2[b | b2 << 8]
-                    pos += 2
-                else:
-                    length, pos = decode_varint(buf, pos)
-            # A length that is negative, too small or past ``stop`` needs no
-            # test of its own: the check against the fields' end below (and
-            # against ``stop`` after the loop) rejects it, and that check
-            # comes before any further slicing.
-            rec_end = pos + length
-            # buf[pos] holds the record attributes, which are unused.
-            b = buf[pos + 1]
-            if b < 0x80:
-                ts_delta = ts_zz[b]
-                pos += 2
-            else:
-                ts_delta, pos = decode_varlong(buf, pos + 1)
-                if log_append:
-                    ts_delta = 0
-            b = buf[pos]
-            if b < 0x80:
-                offset_delta = zz[b]
-                pos += 1
-            else:
-                b2 = buf[pos + 1]
-                if b2 < 0x40:
-                    offset_delta = zz2[b | b2 << 8]
-                    pos += 2
-                else:
-                    offset_delta, pos = decode_varint(buf, pos)
-            b = buf[pos]
-            if b == 1:
-                key = None
-                pos += 1
-            else:
-                if b < 0x80:
-                    klen = zz[b]
-                    pos += 1
-                else:
-                    klen, pos = decode_varint(buf, pos)
-                if klen >= 0:
-                    key = buf[pos : pos + klen]
-                    pos += klen
-                elif klen == -1:
-                    key = None
-                else:
-                    raise _bad_length("record key", klen)
-            b = buf[pos]
-            if b < 0x80:
-                vlen = zz[b]
-                pos += 1
-            else:
-                b2 = buf[pos + 1]
-                if b2 < 0x40:
-                    vlen = zz2[b | b2 << 8]
-                    pos += 2
-                else:
-                    vlen, pos = decode_varint(buf, pos)
-            if vlen >= 0:
-                value = buf[pos : pos + vlen]
-                pos += vlen
-            elif vlen == -1:
-                value = None
-            else:
-                raise _bad_length("record value", vlen)
-            if pos + 1 == rec_end and buf[pos] == 0:  # no headers, length agrees
-                headers: List[Header] = []
-                pos = rec_end
-            else:
-                if buf[pos]:
-                    headers, pos = _decode_headers(buf, pos, min(rec_end, stop))
-                else:
-                    headers = []
-                    pos += 1
-                if pos != rec_end:
-                    raise _bad_length("record", length)
-            if row_cls is None:
-                out[i] = new(
-                    record_cls,
-                    (
-                        base_offset + offset_delta,
-                        base_ts + ts_delta,
-                        ts_type,
-                        key,
-                        value,
-                        headers,
-                    ),
-                )
-            else:
-                out[i] = new(
-                    row_cls,
-                    (
-                        p0,
-                        p1,
-                        p2,
-                        base_offset + offset_delta,
-                        base_ts + ts_delta,
-                        ts_type,
-                        key,
-                        value,
-                        headers,
-                        None,
-                        -1 if key is None else len(key),
-                        -1 if value is None else len(value),
-                        -1,
-                    ),
-                )
-    except IndexError:
-        raise CorruptRecordError("record data ends inside a record") from None
-    if pos != stop:
-        raise CorruptRecordError("%d bytes left after the batch's %d records" % (stop - pos, count))
-    return out
 
 
 class RecordBatch:
@@ -435,11 +237,27 @@ class RecordBatch:
         this saves building twice. Control batches have no rows; read them
         with :meth:`records`.
         """
+        reader = self.row_reader(row_cls, prefix)
+        return reader.take(reader.remaining)
+
+    def row_reader(self, row_cls: type, prefix: Tuple[Any, Any, Any]) -> RecordReader:
+        """A :class:`~kafka.record.record_reader.RecordReader` of the rows :meth:`rows` returns.
+
+        It builds them a chunk at a time (``reader.take(n)``), so that only
+        the records about to be used exist as objects.
+        """
         if self.is_control:
             raise IllegalArgumentError("a control batch has no data rows")
-        return self._decode(row_cls, prefix)
+        return self._reader(row_cls, prefix)
 
-    def _decode(self, row_cls: Optional[type] = None, prefix: Tuple[Any, ...] = ()) -> List[AnyRecord]:
+    def _decode(self) -> List[AnyRecord]:
+        reader = self._reader(None, ())
+        records = reader.take(reader.remaining)
+        if self.is_control:
+            return [make_control_record(r) for r in records]
+        return cast(List[AnyRecord], records)
+
+    def _reader(self, row_cls: Optional[type], prefix: Tuple[Any, ...]) -> RecordReader:
         count = self.record_count
         codec = self.compression_type
         if codec:
@@ -457,7 +275,7 @@ class RecordBatch:
                 "record count %d does not fit in %d bytes" % (count, stop - pos)
             )
         log_append = self.timestamp_type == TimestampType.LOG_APPEND_TIME
-        records = _decode_records(
+        return RecordReader(
             buf,
             pos,
             stop,
@@ -469,9 +287,6 @@ class RecordBatch:
             row_cls,
             prefix,
         )
-        if self.is_control and row_cls is None:
-            return [make_control_record(r) for r in records]
-        return cast(List[AnyRecord], records)
 
     def __repr__(self) -> str:
         return (

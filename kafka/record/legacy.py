@@ -251,7 +251,7 @@ class LegacyRecordBatch:
     def _decode(self, check_crcs: bool) -> List[Record]:
         if not self.compression_type:
             return [
-                Record(self.offset, self.timestamp, self.timestamp_type, self.key, self.value, [])
+                Record(self.offset, self.timestamp, self.timestamp_type, self.key, self.value, ())
             ]
         if self.value is None:
             raise CorruptRecordError("compressed message at offset %d has no value" % self.offset)
@@ -292,7 +292,7 @@ class LegacyRecordBatch:
                 ts_type = TimestampType.NO_TIMESTAMP_TYPE
             else:
                 ts_type = TimestampType.CREATE_TIME
-            records.append(Record(offset, timestamp, ts_type, key, value, []))
+            records.append(Record(offset, timestamp, ts_type, key, value, ()))
         return records
 
     def __repr__(self) -> str:

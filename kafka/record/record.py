@@ -79,7 +79,10 @@ class Record(
         timestamp_type: a :class:`TimestampType` value.
         key: the key bytes, or ``None``.
         value: the value bytes, or ``None`` (a tombstone).
-        headers: list of ``(str, bytes | None)`` pairs (always empty before v2).
+        headers: a tuple of ``(str, bytes | None)`` pairs, ``()`` when the
+            record has none (always before v2).  A tuple, not a list: records
+            read are immutable, and one shared empty tuple costs nothing per
+            record.
     """
 
     __slots__ = ()

@@ -49,7 +49,7 @@ def test_records_from_confluent_kafka(broker, codec):
     with KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest") as consumer:
         consumer.assign([TopicPartition(topic, 0)])
         got = _drain(consumer, len(sent))
-    assert [(r.key, r.value, r.headers, r.timestamp, r.offset) for r in got] == \
+    assert [(r.key, r.value, list(r.headers), r.timestamp, r.offset) for r in got] == \
         [(k, v, h, ts, i) for i, (k, v, h, ts) in enumerate(sent)]
 
 
@@ -77,7 +77,7 @@ def test_records_from_aiokafka(broker, codec):
     with KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest") as consumer:
         consumer.assign([TopicPartition(topic, 0)])
         got = _drain(consumer, len(sent))
-    assert [(r.key, r.value, r.headers, r.timestamp) for r in got] == [(k, v, h, ts) for k, v, h, ts in sent]
+    assert [(r.key, r.value, list(r.headers), r.timestamp) for r in got] == [(k, v, h, ts) for k, v, h, ts in sent]
 
 
 @pytest.mark.parametrize("codec", CODECS)
@@ -98,7 +98,7 @@ def test_records_from_kcat(mock_cluster, codec):
     with KafkaConsumer(bootstrap_servers=mock_cluster.bootstrap_servers, auto_offset_reset="earliest") as consumer:
         consumer.assign([TopicPartition("kcat-in", 0)])
         got = _drain(consumer, 100)
-    assert [(r.key, r.value, r.headers) for r in got] == \
+    assert [(r.key, r.value, list(r.headers)) for r in got] == \
         [(b"key-%d" % i, b"value-%d" % i, [("origin", b"kcat")]) for i in range(100)]
 
 

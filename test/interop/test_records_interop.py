@@ -140,6 +140,6 @@ def _assert_ours_match(records, expected):
         assert record.offset == i
         assert record.key == key
         assert record.value == value
-        assert record.headers == headers
+        assert list(record.headers) == headers
         assert record.timestamp == ts
         assert record.timestamp_type == TimestampType.CREATE_TIME

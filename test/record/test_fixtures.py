@@ -102,8 +102,8 @@ def test_v2_batch_with_headers_header_fields():
 def test_v2_batch_with_headers_records():
     records = list(RecordBatch(V2_WITH_HEADERS))
     assert [tuple(r) for r in records] == [
-        (5, T, 0, b"k", b"hello", [("h1", b"v")]),
-        (6, T + 5, 0, None, b"world!", [("a", None), ("\u00fc", b"")]),
+        (5, T, 0, b"k", b"hello", (("h1", b"v"),)),
+        (6, T + 5, 0, None, b"world!", (("a", None), ("\u00fc", b""))),
     ]
     assert records[1].headers[1][1] == b""  # empty is not null
 
@@ -246,8 +246,8 @@ def test_v0_message_set():
     assert [b.magic for b in batches] == [0, 0]
     records = [r for b in batches for r in b]
     assert [tuple(r) for r in records] == [
-        (0, -1, TimestampType.NO_TIMESTAMP_TYPE, None, b"abc", []),
-        (1, -1, TimestampType.NO_TIMESTAMP_TYPE, b"k1", None, []),
+        (0, -1, TimestampType.NO_TIMESTAMP_TYPE, None, b"abc", ()),
+        (1, -1, TimestampType.NO_TIMESTAMP_TYPE, b"k1", None, ()),
     ]
     assert batches[0].crc == 0x43DC3FAF and batches[1].crc == 0xCC83990A
 
@@ -283,7 +283,7 @@ def test_v1_message():
     assert batch.magic == 1 and batch.timestamp == T
     assert batch.base_offset == batch.last_offset == 100 and batch.record_count == 1
     (record,) = list(batch)
-    assert tuple(record) == (100, T, TimestampType.CREATE_TIME, b"key", b"value", [])
+    assert tuple(record) == (100, T, TimestampType.CREATE_TIME, b"key", b"value", ())
 
 
 def test_v1_builder_reproduces_fixture():
@@ -327,9 +327,9 @@ def test_gzip_v1_wrapper_relative_offsets_create_time():
     assert batch.base_offset == 1000 and batch.last_offset == 1002
     assert batch.record_count == 3
     assert [tuple(r) for r in batch] == [
-        (1000, T, 0, None, b"a", []),
-        (1001, T + 1, 0, None, b"b", []),
-        (1002, T + 2, 0, None, b"c", []),
+        (1000, T, 0, None, b"a", ()),
+        (1001, T + 1, 0, None, b"b", ()),
+        (1002, T + 2, 0, None, b"c", ()),
     ]
 
 

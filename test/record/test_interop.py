@@ -54,7 +54,7 @@ def test_we_read_their_v2(name):
     batch = RecordBatch(data)
     assert batch.validate_crc()
     assert [(r.offset, r.timestamp, r.key, r.value, r.headers) for r in batch] == [
-        (o, ts, k, v, list(h)) for o, ts, k, v, h in ROWS
+        (o, ts, k, v, tuple(h)) for o, ts, k, v, h in ROWS
     ]
 
 

@@ -1,0 +1,342 @@
+"""Decoding the records of a v2 record batch, on demand.
+
+:class:`RecordReader` hands out the records of a batch body (decompressed,
+after the 61-byte header) a chunk at a time, so a consumer holds as Python
+objects only the records it is about to return.  Runs of records that share
+one byte layout are built by :mod:`kafka.record.uniform_runs`; all others
+record by record, by :func:`decode_each`.
+
+Record layout (varints are zig-zag, see :mod:`kafka.record.varint`)::
+
+    length varint | attributes int8 | timestampDelta varlong |
+    offsetDelta varint | keyLength varint (-1 = null) | key |
+    valueLength varint (-1 = null) | value | headerCount varint |
+    headers: keyLength varint | key (UTF-8) | valueLength varint (-1 = null) | value
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Tuple
+
+from kafka.errors import CorruptRecordError
+from kafka.record import uniform_runs
+from kafka.record.record import Header, Record
+from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR, decode_varint, decode_varlong
+
+__all__ = ["RecordReader", "decode_each"]
+
+#: Records decoded one by one after a failed attempt at a run, before the
+#: next attempt; doubled after each failure, so irregular batches pay almost
+#: nothing for the attempts.
+_FIRST_WAIT = uniform_runs.MIN_RUN
+_MAX_WAIT = 4096
+
+_ZEROS = [0] * 128
+_PAIR_ZEROS = [0] * len(ZIGZAG_PAIR)
+
+
+def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[Tuple[Header, ...], int]:
+    count, pos = decode_varint(buf, pos)
+    if count < 0 or 2 * count > rec_end - pos:
+        raise CorruptRecordError("invalid record header count %d" % count)
+    headers: List[Header] = []
+    for _ in range(count):
+        klen, pos = decode_varint(buf, pos)
+        kend = pos + klen
+        if klen < 0 or kend > rec_end:
+            raise CorruptRecordError("invalid record header key length %d" % klen)
+        try:
+            hkey = buf[pos:kend].decode("utf-8")
+        except UnicodeDecodeError:
+            raise CorruptRecordError("record header key is not valid UTF-8") from None
+        vlen, pos = decode_varint(buf, kend)
+        if vlen >= 0:
+            hvalue: Optional[bytes] = buf[pos : pos + vlen]
+            pos += vlen
+            if pos > rec_end:
+                raise CorruptRecordError("record header value overruns the record")
+        elif vlen == -1:
+            hvalue = None
+        else:
+            raise CorruptRecordError("invalid record header value length %d" % vlen)
+        headers.append((hkey, hvalue))
+    return tuple(headers), pos
+
+
+def _bad_length(what: str, n: int) -> CorruptRecordError:
+    return CorruptRecordError("invalid %s length %d" % (what, n))
+
+
+class RecordReader:
+    """The records of one v2 batch body, decoded as they are asked for.
+
+    ``buf[pos:stop]`` holds ``count`` records.  Without ``row_cls`` a record
+    is a :class:`~kafka.record.record.Record`; with it, ``row_cls(*prefix,
+    offset, timestamp, timestamp_type, key, value, headers, None, key_size,
+    value_size, -1)`` (see :meth:`kafka.record.batch.RecordBatch.rows`).
+    Timestamps are ``base_ts`` plus each record's delta, or ``append_ts``
+    for every record when it is given (log-append time).
+
+    Malformed bytes raise :class:`~kafka.errors.CorruptRecordError` from the
+    :meth:`take` that reaches them; records before them are handed out by
+    the earlier calls.
+    """
+
+    __slots__ = (
+        "_buf", "_pos", "_stop", "_left", "_base_offset", "_base_ts", "_append_ts", "_ts_type",
+        "_row_cls", "_prefix", "_run", "_run_left", "_run_offset", "_plain_left", "_wait",
+    )
+
+    def __init__(
+        self,
+        buf: Any,
+        pos: int,
+        stop: int,
+        count: int,
+        base_offset: int,
+        base_ts: int,
+        append_ts: Optional[int],
+        ts_type: int,
+        row_cls: Optional[type] = None,
+        prefix: Tuple[Any, ...] = (),
+    ) -> None:
+        self._buf = buf
+        self._pos = pos
+        self._stop = stop
+        self._left = count
+        self._base_offset = base_offset
+        self._base_ts = base_ts
+        self._append_ts = append_ts
+        self._ts_type = ts_type
+        self._row_cls = row_cls
+        self._prefix = prefix
+        self._run: Optional[uniform_runs.Layout] = None
+        self._run_left = 0  # records of the current run not yet built
+        self._run_offset = 0  # offset of the next of them
+        self._plain_left = 0  # records to decode one by one before the next attempt at a run
+        self._wait = _FIRST_WAIT
+
+    @property
+    def remaining(self) -> int:
+        """Records not handed out yet."""
+        return self._left
+
+    def take(self, limit: int) -> List[Any]:
+        """The next ``limit`` records (fewer at the end of the batch).
+
+        The call that hands out the last record also checks that the records
+        fill the body exactly.
+        """
+        limit = min(limit, self._left)
+        out: List[Any] = []
+        while limit > 0:
+            if self._run_left:
+                chunk = self._take_run(limit)
+            else:
+                if not self._plain_left:
+                    self._find_run()
+                    if self._run_left:
+                        continue
+                chunk = self._take_plain(limit)
+            if out:
+                out += chunk
+            else:
+                out = chunk
+            limit -= len(chunk)
+            self._left -= len(chunk)
+        if not self._left and self._pos != self._stop:
+            raise CorruptRecordError("%d bytes left after the batch's records" % (self._stop - self._pos))
+        return out
+
+    def _find_run(self) -> None:
+        layout = uniform_runs.probe(self._buf, self._pos, self._stop) if self._left >= uniform_runs.MIN_RUN else None
+        run = uniform_runs.run_length(self._buf, self._pos, self._stop, layout, self._left) if layout else 0
+        if run:
+            self._run = layout
+            self._run_left = run
+            self._run_offset = self._base_offset + layout.first_delta  # type: ignore[union-attr]
+            self._wait = _FIRST_WAIT
+        else:
+            self._plain_left = self._wait
+            self._wait = min(self._wait * 2, _MAX_WAIT)
+
+    def _take_run(self, limit: int) -> List[Any]:
+        layout = self._run
+        assert layout is not None
+        count = min(limit, self._run_left)
+        rows = uniform_runs.build_run(
+            self._buf, self._pos, count, layout, self._run_offset, self._base_ts, self._append_ts,
+            self._ts_type, Record if self._row_cls is None else self._row_cls, self._prefix,
+        )
+        self._pos += count * layout.stride
+        self._run_offset += count
+        self._run_left -= count
+        return rows
+
+    def _take_plain(self, limit: int) -> List[Any]:
+        count = min(limit, self._plain_left, self._left)
+        rows: List[Any] = [None] * count
+        self._pos = decode_each(
+            self._buf, self._pos, self._stop, rows, self._base_offset, self._base_ts,
+            self._append_ts, self._ts_type, self._row_cls, self._prefix,
+        )
+        self._plain_left -= count
+        return rows
+
+
+def decode_each(
+    buf: bytes,
+    pos: int,
+    stop: int,
+    out: List[Any],
+    base_offset: int,
+    base_ts: int,
+    append_ts: Optional[int],
+    ts_type: int,
+    row_cls: Optional[type],
+    prefix: Tuple[Any, ...],
+) -> int:
+    """Decode ``len(out)`` records into ``out``, one by one; return the position after them.
+
+    Rows are built as :class:`RecordReader` describes.  Every varint is
+    decoded inline for its one-byte form and, where lengths, timestamps and
+    offsets commonly need it, its two-byte form (by table lookup); longer
+    ones go through :func:`decode_varint`.
+    """
+    zz = ZIGZAG_BYTE
+    zz2 = ZIGZAG_PAIR
+    new = tuple.__new__
+    record_cls = Record
+    log_append = append_ts is not None
+    # With log-append time every record gets append_ts: read the deltas
+    # through a table of zeros rather than test the flag per record.
+    ts_zz = _ZEROS if log_append else zz
+    ts_zz2 = _PAIR_ZEROS if log_append else zz2
+    if log_append:
+        base_ts = append_ts  # type: ignore[assignment]
+    p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
+    try:
+        for i in range(len(out)):
+            b = buf[pos]
+            if b < 0x80:
+                length = zz[b]
+                pos += 1
+            else:
+                b2 = buf[pos + 1]
+                if b2 < 0x40:
+                    length = zz2[b | b2 << 8]
+                    pos += 2
+                else:
+                    length, pos = decode_varint(buf, pos)
+            # A length that is negative, too small or past ``stop`` needs no
+            # test of its own: the check against the fields' end below (and
+            # against ``stop`` after the loop) rejects it, and that check
+            # comes before any further slicing.
+            rec_end = pos + length
+            # buf[pos] holds the record attributes, which are unused.
+            b = buf[pos + 1]
+            if b < 0x80:
+                ts_delta = ts_zz[b]
+                pos += 2
+            else:
+                b2 = buf[pos + 2]
+                if b2 < 0x40:
+                    ts_delta = ts_zz2[b | b2 << 8]
+                    pos += 3
+                else:
+                    ts_delta, pos = decode_varlong(buf, pos + 1)
+                    if log_append:
+                        ts_delta = 0
+            b = buf[pos]
+            if b < 0x80:
+                offset_delta = zz[b]
+                pos += 1
+            else:
+                b2 = buf[pos + 1]
+                if b2 < 0x40:
+                    offset_delta = zz2[b | b2 << 8]
+                    pos += 2
+                else:
+                    offset_delta, pos = decode_varint(buf, pos)
+            b = buf[pos]
+            if b == 1:
+                key = None
+                pos += 1
+            else:
+                if b < 0x80:
+                    klen = zz[b]
+                    pos += 1
+                else:
+                    klen, pos = decode_varint(buf, pos)
+                if klen >= 0:
+                    key = buf[pos : pos + klen]
+                    pos += klen
+                elif klen == -1:
+                    key = None
+                else:
+                    raise _bad_length("record key", klen)
+            b = buf[pos]
+            if b < 0x80:
+                vlen = zz[b]
+                pos += 1
+            else:
+                b2 = buf[pos + 1]
+                if b2 < 0x40:
+                    vlen = zz2[b | b2 << 8]
+                    pos += 2
+                else:
+                    vlen, pos = decode_varint(buf, pos)
+            if vlen >= 0:
+                value = buf[pos : pos + vlen]
+                pos += vlen
+            elif vlen == -1:
+                value = None
+            else:
+                raise _bad_length("record value", vlen)
+            if pos + 1 == rec_end and buf[pos] == 0:  # no headers, length agrees
+                headers: Tuple[Header, ...] = ()
+                pos = rec_end
+            else:
+                if buf[pos]:
+                    headers, pos = _decode_headers(buf, pos, min(rec_end, stop))
+                else:
+                    headers = ()
+                    pos += 1
+                if pos != rec_end:
+                    raise _bad_length("record", length)
+            if row_cls is None:
+                out[i] = new(
+                    record_cls,
+                    (
+                        base_offset + offset_delta,
+                        base_ts + ts_delta,
+                        ts_type,
+                        key,
+                        value,
+                        headers,
+                    ),
+                )
+            else:
+                out[i] = new(
+                    row_cls,
+                    (
+                        p0,
+                        p1,
+                        p2,
+                        base_offset + offset_delta,
+                        base_ts + ts_delta,
+                        ts_type,
+                        key,
+                        value,
+                        headers,
+                        None,
+                        -1 if key is None else len(key),
+                        -1 if value is None else len(value),
+                        -1,
+                    ),
+                )
+    except IndexError:
+        raise CorruptRecordError("record data ends inside a record") from None
+    return pos
+
+

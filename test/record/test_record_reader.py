@@ -1,0 +1,196 @@
+"""RecordReader and the uniform-run decoder: same records as one-by-one decoding, any chunking.
+
+The record bodies in the first tests are assembled here byte by byte from the
+v2 record layout of the protocol specification (zig-zag varints written by
+the small encoder below, not by the library), so the run decoder is checked
+against the format, not against our own builder.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from kafka.errors import CorruptRecordError
+from kafka.record import uniform_runs
+from kafka.record.batch import RecordBatch, RecordBatchBuilder
+from kafka.record.record import Record
+from kafka.record.record_reader import RecordReader, decode_each
+
+BASE_OFFSET = 1000
+BASE_TS = 1_700_000_000_000
+
+
+def zigzag_varint(n: int) -> bytes:
+    """The specification's varint: zig-zag, then 7 bits per byte, low group first."""
+    z = (n << 1) ^ (n >> 63)
+    out = bytearray()
+    while True:
+        if z < 0x80:
+            out.append(z)
+            return bytes(out)
+        out.append((z & 0x7F) | 0x80)
+        z >>= 7
+
+
+def record_bytes(ts_delta, offset_delta, key, value, headers=()):
+    body = bytearray(b"\x00")  # attributes
+    body += zigzag_varint(ts_delta) + zigzag_varint(offset_delta)
+    for field in (key, value):
+        if field is None:
+            body += zigzag_varint(-1)
+        else:
+            body += zigzag_varint(len(field)) + field
+    body += zigzag_varint(len(headers))
+    for hkey, hvalue in headers:
+        body += zigzag_varint(len(hkey)) + hkey.encode()
+        body += zigzag_varint(-1) if hvalue is None else zigzag_varint(len(hvalue)) + hvalue
+    return zigzag_varint(len(body)) + bytes(body)
+
+
+def body_of(specs):
+    """(records as bytes, the Records they hold) for (ts_delta, offset_delta, key, value, headers) specs."""
+    data = b"".join(record_bytes(*spec) for spec in specs)
+    expected = [Record(BASE_OFFSET + od, BASE_TS + ts, 0, k, v, tuple(h)) for ts, od, k, v, h in specs]
+    return data, expected
+
+
+def read_all(data, count, chunk=None, append_ts=None):
+    reader = RecordReader(data, 0, len(data), count, BASE_OFFSET, BASE_TS, append_ts, 0)
+    out = []
+    while reader.remaining:
+        out += reader.take(chunk or count)
+    return out
+
+
+def read_one_by_one(data, count):
+    out = [None] * count
+    assert decode_each(data, 0, len(data), out, BASE_OFFSET, BASE_TS, None, 0, None, ()) == len(data)
+    return out
+
+
+def uniform_specs(n, first_delta=0, value=b"0123456789", key=None, ts=lambda i: i // 3):
+    return [(ts(i), first_delta + i, key, value, ()) for i in range(n)]
+
+
+def test_a_uniform_body_is_one_run_per_offset_delta_width():
+    data, expected = body_of(uniform_specs(200, ts=lambda i: i // 4))  # one-byte timestamp deltas
+    layout = uniform_runs.probe(data, 0, len(data))
+    assert layout is not None and layout.od_width == 1
+    # Offset deltas 0..63 take one varint byte, 64.. take two: two runs.
+    assert uniform_runs.run_length(data, 0, len(data), layout, 200) == 64
+    second = 64 * layout.stride
+    layout2 = uniform_runs.probe(data, second, len(data))
+    assert layout2.od_width == 2 and layout2.first_delta == 64
+    assert uniform_runs.run_length(data, second, len(data), layout2, 136) == 136
+    assert read_all(data, 200) == expected
+    assert all(type(r) is Record for r in read_all(data, 200))
+
+
+@pytest.mark.parametrize("breaker, at", [
+    (lambda s: (s[0], s[1], s[2], s[3] + b"x", s[4]), 20),  # a longer value
+    (lambda s: (s[0], s[1] + 1, s[2], s[3], s[4]), 30),  # a gap in the offsets (compaction)
+    (lambda s: (s[0], s[1], s[2], s[3], (("h", b"v"),)), 15),  # headers
+    (lambda s: (s[0], s[1], b"k", s[3][1:], s[4]), 25),  # a key, same record length
+    (lambda s: (s[0], s[1], s[2], None, s[4]), 40),  # a null value
+    (lambda s: (70, s[1], s[2], s[3], s[4]), 33),  # a two-byte timestamp delta
+])
+def test_a_record_that_differs_ends_the_run_and_decodes_the_same(breaker, at):
+    specs = uniform_specs(60)
+    specs[at] = breaker(specs[at])
+    # Later records keep their offsets after a gap.
+    if specs[at][1] != at:
+        specs[at + 1:] = [(s[0], s[1] + 1, s[2], s[3], s[4]) for s in specs[at + 1:]]
+    data, expected = body_of(specs)
+    layout = uniform_runs.probe(data, 0, len(data))
+    assert uniform_runs.run_length(data, 0, len(data), layout, 60) == at
+    assert read_all(data, 60) == expected
+    assert read_one_by_one(data, 60) == expected
+
+
+def test_runs_of_every_varint_width():
+    # Offset deltas of three bytes, two-byte timestamp deltas, 8-byte keys, 200-byte values.
+    specs = uniform_specs(300, first_delta=8192 - 100, key=b"K" * 8, value=b"v" * 200, ts=lambda i: 100 + i)
+    data, expected = body_of(specs)
+    assert read_all(data, 300) == expected
+    for chunk in (1, 7, 64, 299):
+        assert read_all(data, 300, chunk) == expected
+
+
+def test_log_append_time_gives_every_record_the_append_time():
+    data, _ = body_of(uniform_specs(50))
+    records = read_all(data, 50, append_ts=BASE_TS + 99)
+    assert {r.timestamp for r in records} == {BASE_TS + 99}
+    assert [r.offset for r in records] == list(range(BASE_OFFSET, BASE_OFFSET + 50))
+
+
+def test_rows_of_a_run_carry_the_consumer_prefix_and_sizes():
+    data, expected = body_of(uniform_specs(30, key=b"kk"))
+    reader = RecordReader(data, 0, len(data), 30, BASE_OFFSET, BASE_TS, None, 0, tuple, ("t", 2, 5))
+    rows = reader.take(30)
+    assert rows == [("t", 2, 5) + tuple(r) + (None, 2, 10, -1) for r in expected]
+
+
+def test_headers_are_one_shared_empty_tuple_and_never_a_list():
+    data, _ = body_of(uniform_specs(100))
+    records = read_all(data, 100)
+    assert all(r.headers == () for r in records)
+
+
+def test_trailing_bytes_fail_the_take_that_reaches_the_end():
+    data, expected = body_of(uniform_specs(40))
+    data += b"\x00\x00"
+    reader = RecordReader(data, 0, len(data), 40, BASE_OFFSET, BASE_TS, None, 0)
+    assert reader.take(30) == expected[:30]
+    with pytest.raises(CorruptRecordError, match="2 bytes left"):
+        reader.take(10)
+
+
+def test_a_truncated_run_is_not_read_past_its_end():
+    data, expected = body_of(uniform_specs(40))
+    cut = data[:-5]
+    reader = RecordReader(cut, 0, len(cut), 40, BASE_OFFSET, BASE_TS, None, 0)
+    with pytest.raises(CorruptRecordError):
+        while reader.remaining:
+            reader.take(40)
+
+
+def test_a_batch_decodes_through_the_reader_with_any_codec():
+    builder = RecordBatchBuilder(base_offset=7, compression_type="gzip")
+    for i in range(500):
+        builder.append(7 + i, BASE_TS + i // 10, None, b"%08d" % i)
+    batch = RecordBatch(builder.build())
+    reader = batch.row_reader(tuple, ("t", 0, -1))
+    first = reader.take(123)
+    assert [row[3] for row in first] == list(range(7, 130)) and reader.remaining == 377
+    assert [row[7] for row in reader.take(1000)] == [b"%08d" % i for i in range(123, 500)]
+
+
+# -- any mixture of regular and irregular records ---------------------------------------------------
+
+_value = st.one_of(st.none(), st.binary(max_size=12))
+_segment = st.tuples(
+    st.integers(min_value=1, max_value=90),  # records in the segment
+    st.one_of(st.none(), st.binary(min_size=0, max_size=3)),  # the segment's key
+    _value,  # the segment's value
+    st.integers(min_value=0, max_value=9000),  # timestamp delta of its first record
+    st.integers(min_value=0, max_value=3),  # offset gap before it
+    st.booleans(),  # one record of it has a header
+)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(segments=st.lists(_segment, min_size=1, max_size=6), chunk=st.integers(min_value=1, max_value=200))
+def test_any_body_decodes_as_one_by_one_decoding_does(segments, chunk):
+    specs = []
+    delta = -1
+    for n, key, value, ts, gap, with_header in segments:
+        delta += gap
+        for i in range(n):
+            delta += 1
+            headers = (("h", b"1"),) if with_header and i == n // 2 else ()
+            specs.append((ts + i, delta, key, value, headers))
+    data, expected = body_of(specs)
+    assert read_all(data, len(specs), chunk) == expected
+    assert read_one_by_one(data, len(specs)) == expected
