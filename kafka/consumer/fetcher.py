@@ -37,7 +37,11 @@ _OUT_OF_RANGE = 1
 
 
 class ConsumerRecord(NamedTuple):
-    """A record as the consumer returns it."""
+    """A record as the consumer returns it.
+
+    ``headers`` is a tuple of ``(str, bytes | None)`` pairs, ``()`` for a
+    record without headers.
+    """
 
     topic: str
     partition: int
@@ -47,7 +51,7 @@ class ConsumerRecord(NamedTuple):
     timestamp_type: int
     key: Any
     value: Any
-    headers: List[Tuple[str, Optional[bytes]]]
+    headers: Tuple[Tuple[str, Optional[bytes]], ...]
     checksum: Optional[int]
     serialized_key_size: int
     serialized_value_size: int
@@ -55,6 +59,9 @@ class ConsumerRecord(NamedTuple):
 
 
 _new_record = tuple.__new__
+
+#: Fewest records a v2 batch is decoded by at a time.
+_MIN_CHUNK = 256
 
 
 class CompletedFetch:
@@ -340,7 +347,19 @@ class Fetcher:
             epoch = getattr(batch, "partition_leader_epoch", -1)
             if key_des is None and value_des is None:
                 if isinstance(batch, RecordBatch):  # v2: rows built straight from the bytes
-                    built = batch.rows(cls, (topic, partition, epoch))
+                    # A chunk at a time: records that exist as objects only
+                    # shortly keep the garbage collector's work small.
+                    reader = batch.row_reader(cls, (topic, partition, epoch))
+                    chunk = max(self.max_poll_records, _MIN_CHUNK)
+                    while True:
+                        built = reader.take(chunk)  # [] for a batch left empty by compaction
+                        end = built[-1][3] + 1 if reader.remaining else next_offset
+                        if built and built[0][3] < position:
+                            built = [r for r in built if r[3] >= position]
+                        yield built, end
+                        if not reader.remaining:
+                            break
+                    continue
                 else:
                     built = [new(cls, (topic, partition, epoch, r[0], r[1], r[2], r[3], r[4], r[5], None,
                                        -1 if r[3] is None else len(r[3]), -1 if r[4] is None else len(r[4]), -1))
