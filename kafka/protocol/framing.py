@@ -114,14 +114,20 @@ class FrameBuffer:
         """Bytes received but not yet returned as frames."""
         return self._buffered
 
-    def feed(self, data: bytes) -> List[bytes]:
-        """Add received bytes; return every frame body completed by them."""
+    def feed(self, data: bytes) -> List[memoryview]:
+        """Add received bytes; return every frame body completed by them.
+
+        Frames are views of the received bytes, not copies: a Fetch
+        response's megabytes are copied once, by the decoder that takes
+        the records out.
+        """
         if data:
             self._chunks.append(bytes(data))
             self._buffered += len(data)
-        frames: List[bytes] = []
+        frames: List[memoryview] = []
         while self._buffered >= self._need:
             buf = self._chunks[0] if len(self._chunks) == 1 else b"".join(self._chunks)
+            view = memoryview(buf)
             pos = 0
             while True:
                 if self._frame_size < 0:
@@ -139,7 +145,7 @@ class FrameBuffer:
                 if len(buf) - pos < self._frame_size:
                     break
                 end = pos + self._frame_size
-                frames.append(buf[pos:end])
+                frames.append(view[pos:end])
                 pos = end
                 self._frame_size = -1
             rest = buf[pos:]
@@ -228,7 +234,7 @@ class ClientFramer:
         if self._broken is not None:
             raise IllegalStateError("the connection's byte stream is broken: %s" % (self._broken,))
 
-    def _decode(self, frame: bytes) -> Optional[Response]:
+    def _decode(self, frame: memoryview) -> Optional[Response]:
         if len(frame) < 4:
             raise ProtocolError("response frame of %d bytes has no correlation id" % len(frame))
         cid = _CORRELATION.unpack_from(frame, 0)[0]
