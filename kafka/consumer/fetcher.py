@@ -324,8 +324,6 @@ class Fetcher:
         heapq.heapify(aborted_heap)
         aborted_pids: Set[int] = set()
         records = MemoryRecords(fetch.records, check_crcs=self.check_crcs)
-        new = _new_record
-        cls = ConsumerRecord
         for batch in records:
             next_offset = batch.next_offset
             position = state.position
@@ -345,44 +343,59 @@ class Fetcher:
                     yield [], next_offset
                     continue
             epoch = getattr(batch, "partition_leader_epoch", -1)
-            if key_des is None and value_des is None:
-                if isinstance(batch, RecordBatch):  # v2: rows built straight from the bytes
-                    # A chunk at a time: records that exist as objects only
-                    # shortly keep the garbage collector's work small.
-                    reader = batch.row_reader(cls, (topic, partition, epoch))
-                    chunk = max(self.max_poll_records, _MIN_CHUNK)
-                    while True:
-                        built = reader.take(chunk)  # [] for a batch left empty by compaction
-                        end = built[-1][3] + 1 if reader.remaining else next_offset
-                        if built and built[0][3] < position:
-                            built = [r for r in built if r[3] >= position]
-                        yield built, end
-                        if not reader.remaining:
-                            break
+            plain = key_des is None and value_des is None
+            for chunk, chunk_end in self._chunks(batch, plain, (topic, partition, epoch), position, next_offset):
+                if plain:
+                    yield chunk, chunk_end
                     continue
-                else:
-                    built = [new(cls, (topic, partition, epoch, r[0], r[1], r[2], r[3], r[4], r[5], None,
-                                       -1 if r[3] is None else len(r[3]), -1 if r[4] is None else len(r[4]), -1))
-                             for r in batch.records()]
-                if built and built[0][3] < position:
-                    built = [r for r in built if r[3] >= position]
-            else:
-                decoded = batch.records()
-                if decoded and decoded[0][0] < position:
-                    decoded = [r for r in decoded if r[0] >= position]
                 built = []
-                for r in decoded:
+                for r in chunk:
                     try:
                         built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des))
                     except Exception:
                         if built:  # hand out the records before the failing one first
                             yield built, r[0]
                         raise
-            yield built, next_offset
+                yield built, chunk_end
         if records.has_partial and state.position == fetch.fetch_offset:
             raise errors.RecordTooLargeError(
                 "a record batch of %s-%d at offset %d is larger than max_partition_fetch_bytes (%d)"
                 % (topic, partition, state.position, self.max_partition_fetch_bytes))
+
+    def _chunks(self, batch: Any, plain: bool, prefix: Tuple[str, int, int], position: int,
+                next_offset: int) -> Iterator[Tuple[List[Any], int]]:
+        """A data batch's records at or after ``position``, with the offset that follows each chunk.
+
+        ``plain``: as :class:`ConsumerRecord` (no deserializers to run);
+        otherwise as :class:`~kafka.record.record.Record` for
+        :meth:`_deserialized`.  A v2 batch is decoded
+        ``max(max_poll_records, 256)`` records at a time: records that exist
+        as objects only briefly keep the garbage collector's work (and the
+        cache footprint) small.  A batch left empty by compaction gives one
+        empty chunk, which moves the position past it.
+        """
+        at = 3 if plain else 0  # where the offset is in a row
+        if isinstance(batch, RecordBatch):
+            reader = batch.row_reader(ConsumerRecord, prefix) if plain else batch.row_reader()
+            size = max(self.max_poll_records, _MIN_CHUNK)
+            while True:
+                rows = reader.take(size)
+                end = rows[-1][at] + 1 if reader.remaining else next_offset
+                if rows and rows[0][at] < position:
+                    rows = [r for r in rows if r[at] >= position]
+                yield rows, end
+                if not reader.remaining:
+                    return
+        records = batch.records()
+        if plain:
+            topic, partition, epoch = prefix
+            records = [_new_record(ConsumerRecord, (topic, partition, epoch, r[0], r[1], r[2], r[3], r[4], r[5],
+                                                    None, -1 if r[3] is None else len(r[3]),
+                                                    -1 if r[4] is None else len(r[4]), -1))
+                       for r in records]
+        if records and records[0][at] < position:
+            records = [r for r in records if r[at] >= position]
+        yield records, next_offset
 
     @staticmethod
     def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Callable],

@@ -240,11 +240,13 @@ class RecordBatch:
         reader = self.row_reader(row_cls, prefix)
         return reader.take(reader.remaining)
 
-    def row_reader(self, row_cls: type, prefix: Tuple[Any, Any, Any]) -> RecordReader:
-        """A :class:`~kafka.record.record_reader.RecordReader` of the rows :meth:`rows` returns.
+    def row_reader(self, row_cls: Optional[type] = None, prefix: Tuple[Any, ...] = ()) -> RecordReader:
+        """A :class:`~kafka.record.record_reader.RecordReader` of the batch's records.
 
         It builds them a chunk at a time (``reader.take(n)``), so that only
-        the records about to be used exist as objects.
+        the records about to be used exist as objects: the rows
+        :meth:`rows` returns with ``row_cls`` and a 3-item ``prefix``,
+        :class:`~kafka.record.record.Record` objects without.
         """
         if self.is_control:
             raise IllegalArgumentError("a control batch has no data rows")
