@@ -149,7 +149,9 @@ class RecordReader:
         return out
 
     def _find_run(self) -> None:
-        layout = uniform_runs.probe(self._buf, self._pos, self._stop) if self._left >= uniform_runs.MIN_RUN else None
+        layout = None
+        if uniform_runs.ENABLED and self._left >= uniform_runs.MIN_RUN:
+            layout = uniform_runs.probe(self._buf, self._pos, self._stop)
         run = uniform_runs.run_length(self._buf, self._pos, self._stop, layout, self._left) if layout else 0
         if run:
             self._run = layout

@@ -20,6 +20,7 @@ so the result is identical to the general decoder's.
 from __future__ import annotations
 
 import struct
+import sys
 from itertools import repeat
 from operator import add, itemgetter
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
@@ -27,11 +28,16 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 from kafka.errors import CorruptRecordError
 from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR, decode_varint, decode_varlong
 
-__all__ = ["Layout", "probe", "run_length", "build_run", "MIN_RUN"]
+__all__ = ["Layout", "probe", "run_length", "build_run", "MIN_RUN", "ENABLED"]
 
 #: Shorter runs are left to the record-by-record decoder, which is cheaper
 #: than the fixed cost of checking and building a run.
 MIN_RUN = 8
+
+#: Whether readers should look for runs at all.  Only on CPython: PyPy's JIT
+#: compiles the record-by-record loop into faster code than these C-level
+#: iterators, which it cannot see into.
+ENABLED = sys.implementation.name == "cpython"
 
 _CONTINUED = bytes(0 if b >= 0x80 else 1 for b in range(256))  # varint byte with a next one
 _LAST = bytes(0 if b < 0x80 else 1 for b in range(256))  # a varint's final byte
