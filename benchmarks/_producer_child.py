@@ -37,20 +37,27 @@ _WORDS = (
 ).split()
 
 
-def make_values(size: int, count: int = POOL) -> List[bytes]:
-    """Deterministic, text-like values (compress about like log lines), same for every client."""
+def make_values(size: int, count: int = POOL, spread: float = 0.0) -> List[bytes]:
+    """Deterministic, text-like values (compress about like log lines), same for every client.
+
+    Each is ``size`` bytes long, or with ``spread`` a length drawn uniformly
+    from ``size * (1 - spread)`` to ``size * (1 + spread)`` (mean ``size``).
+    """
     rng = random.Random(20240601)
+    lengths = random.Random(20240602)
+    low, high = max(1, round(size * (1 - spread))), round(size * (1 + spread))
     values = []
     for i in range(count):
+        target = lengths.randint(low, high) if spread else size
         parts = [b"record-%08d:" % i]
         length = len(parts[0])
-        while length < size:
+        while length < target:
             word = rng.choice(_WORDS).encode() + b" "
             if rng.random() < 0.15:
                 word = b"%d " % rng.randrange(1 << 30)
             parts.append(word)
             length += len(word)
-        values.append(b"".join(parts)[:size])
+        values.append(b"".join(parts)[:target])
     return values
 
 

@@ -435,6 +435,9 @@ def main() -> None:
                         help="producer that fills the topics (auto: confluent-kafka if installed)")
     parser.add_argument("--timeout", type=float, default=120.0,
                         help="seconds each child may take from creating its consumer to the N-th record")
+    parser.add_argument("--spread", type=float, default=0.0,
+                        help="value lengths vary uniformly within size x (1 +/- SPREAD), e.g. 0.5 "
+                             "(default 0: every value exactly the size)")
     parser.add_argument("--warmup", type=int, default=0,
                         help="records read before each child's clock starts (default 0: after the first poll)")
     parser.add_argument("--session-timeout-ms", type=int, default=0,
@@ -475,7 +478,7 @@ def main() -> None:
     started = time.monotonic()
     try:
         for size in sizes:
-            values = make_values(size)
+            values = make_values(size, spread=args.spread)
             for codec in codecs:
                 records = counts[size]
                 groups = [[Row(side, size, codec, mode, records) for side in sides] for mode in modes]
@@ -534,6 +537,8 @@ def main() -> None:
               "the first poll that returned records" if not args.warmup
               else "the first %d records (warm-up)" % args.warmup,
               args.repeat, args.bootstrap_server or "embedded Tansu on loopback"))
+    if args.spread:
+        print("value lengths: uniform within size x (1 +/- %g); MB/s assumes the mean, the size" % args.spread)
     print("topics filled by %s (acks=1, linger %d ms, batch size %d): %s" % (
         "confluent-kafka" if filler == "confluent" else "ours", FILL_LINGER_MS, FILL_BATCH_SIZE,
         "; ".join(fills) or "-"))
