@@ -182,6 +182,8 @@ class RecordReader:
             self._buf, self._pos, self._stop, rows, self._base_offset, self._base_ts,
             self._append_ts, self._ts_type, self._row_cls, self._prefix,
         )
+        if self._pos > self._stop:  # these rows read bytes past the batch: none of them is good
+            raise CorruptRecordError("records run %d bytes past the end of the batch" % (self._pos - self._stop))
         self._plain_left -= count
         return rows
 
@@ -259,10 +261,24 @@ def decode_each(
                     offset_delta = zz2[b | b2 << 8]
                     pos += 2
                 else:
-                    offset_delta, pos = decode_varint(buf, pos)
+                    # Batches of more than 4,096 records: three-byte deltas inline too.
+                    b3 = buf[pos + 2]
+                    if b2 < 0x80:
+                        raw = (b & 0x7F) | b2 << 7
+                        pos += 2
+                    elif b3 < 0x80:
+                        raw = (b & 0x7F) | (b2 & 0x7F) << 7 | b3 << 14
+                        pos += 3
+                    else:
+                        raw = -1
+                    if raw >= 0:
+                        offset_delta = (raw >> 1) ^ -(raw & 1)
+                    else:
+                        offset_delta, pos = decode_varint(buf, pos)
             b = buf[pos]
             if b == 1:
                 key = None
+                klen = -1
                 pos += 1
             else:
                 if b < 0x80:
@@ -332,8 +348,8 @@ def decode_each(
                         value,
                         headers,
                         None,
-                        -1 if key is None else len(key),
-                        -1 if value is None else len(value),
+                        klen,  # -1 for a null key, as the row wants
+                        vlen,
                         -1,
                     ),
                 )

@@ -194,3 +194,24 @@ def test_any_body_decodes_as_one_by_one_decoding_does(segments, chunk):
     data, expected = body_of(specs)
     assert read_all(data, len(specs), chunk) == expected
     assert read_one_by_one(data, len(specs)) == expected
+
+
+def test_records_running_past_the_batch_end_are_not_handed_out():
+    # Irregular records go one by one.  Record 20 ends 5 bytes after the body does, where
+    # other bytes happen to hold well-formed records: nothing from that chunk may come out.
+    specs = [(i, i, None, b"x" * (i % 7), ()) for i in range(40)]
+    records = [record_bytes(*spec) for spec in specs]
+    buf = b"".join(records)
+    stop = sum(len(r) for r in records[:21]) - 5
+    reader = RecordReader(buf, 0, stop, 40, BASE_OFFSET, BASE_TS, None, 0)
+    with pytest.raises(CorruptRecordError, match="past the end of the batch"):
+        reader.take(25)
+
+
+def test_offset_deltas_of_every_varint_width_one_by_one():
+    # Values of differing lengths keep these records off the run paths.
+    deltas = [0, 1, 63, 64, 4095, 4096, 5000, 8191, 8192, 9000, (1 << 20) - 1, 1 << 20, (1 << 27) + 5]
+    specs = [(i, d, None, b"v" * i, ()) for i, d in enumerate(deltas)]
+    data, expected = body_of(specs)
+    assert read_all(data, len(specs), chunk=4) == expected
+    assert [r.offset - BASE_OFFSET for r in read_one_by_one(data, len(specs))] == deltas
