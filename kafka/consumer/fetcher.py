@@ -388,11 +388,7 @@ class Fetcher:
                     return
         records = batch.records()
         if plain:
-            topic, partition, epoch = prefix
-            records = [_new_record(ConsumerRecord, (topic, partition, epoch, r[0], r[1], r[2], r[3], r[4], r[5],
-                                                    None, -1 if r[3] is None else len(r[3]),
-                                                    -1 if r[4] is None else len(r[4]), -1))
-                       for r in records]
+            records = [self._deserialized(*prefix, r, None, None) for r in records]
         if records and records[0][at] < position:
             records = [r for r in records if r[at] >= position]
         yield records, next_offset

@@ -87,3 +87,18 @@ def test_records_before_a_malformed_end_are_returned_then_the_error():
     with pytest.raises(CorruptRecordError):
         fetcher.fetched_records()
     assert sub.position(TP) == 500
+
+
+def test_message_format_v1_records_come_out_as_consumer_records():
+    from kafka.record import MemoryRecordsBuilder
+
+    builder = MemoryRecordsBuilder(magic=1, compression_type=None)
+    for i in range(5):
+        builder.append(i, 1000 + i, b"k%d" % i if i % 2 else None, b"value-%d" % i)
+    fetcher, sub = _fetcher(builder.build(), position=2)
+    records = fetcher.fetched_records()[TP]
+    assert [(r.topic, r.partition, r.offset, r.timestamp, r.key, r.value, r.headers) for r in records] == [
+        ("t", 0, i, 1000 + i, b"k%d" % i if i % 2 else None, b"value-%d" % i, ()) for i in range(2, 5)]
+    assert [(r.serialized_key_size, r.serialized_value_size, r.checksum) for r in records] == [
+        (-1, 7, None), (2, 7, None), (-1, 7, None)]
+    assert sub.position(TP) == 5
