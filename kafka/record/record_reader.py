@@ -234,8 +234,8 @@ def decode_each(
                     length, pos = decode_varint(buf, pos)
             # A length that is negative, too small or past ``stop`` needs no
             # test of its own: the check against the fields' end below (and
-            # against ``stop`` after the loop) rejects it, and that check
-            # comes before any further slicing.
+            # the reader's check against ``stop`` after the chunk) rejects
+            # it, and that check comes before any further slicing.
             rec_end = pos + length
             # buf[pos] holds the record attributes, which are unused.
             b = buf[pos + 1]
