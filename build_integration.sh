@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 # Debian packages the tests need; add new ones here.
 DEBIAN_PACKAGES=(kcat pypy3)
-PIP_EXTRAS="snappy,lz4,zstd,crc32c,broker,spark,test"
+PIP_EXTRAS="snappy,lz4,zstd,crc32c,crcmod,broker,spark,test"
 VENV=.venv
 PYTHON=${PYTHON:-python3}
 
