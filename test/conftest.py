@@ -17,9 +17,10 @@ everything the suite uses is installed, so any other skip hides a broken setup.
 from __future__ import annotations
 
 import os
-from typing import Iterator
+from typing import Iterator, List
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from kafka.testing import BrokerBinaryNotFoundError, EmbeddedBroker, find_broker_binary
 
@@ -34,6 +35,21 @@ DOCUMENTED_SKIPS = (
     # The seed documents live in the workspace beside the repository, not in it.
     "the seed reference is not beside the repository",
 )
+
+
+# Under ./run_tests.sh the suite runs on several pytest-xdist workers sharing
+# two cores: no example may fail for being slow, and a failure prints the blob
+# that reproduces it.
+settings.register_profile("ci", deadline=None, print_blob=True,
+                          suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile(os.environ.get("KAFKAWIRE_HYPOTHESIS_PROFILE", "default"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
+    """Keep the Spark tests on one xdist worker: they share one SparkSession (~10 s to start)."""
+    for item in items:
+        if "spark" in item.path.parts[-2:-1]:
+            item.add_marker(pytest.mark.xdist_group("spark"))
 
 
 def _strict() -> bool:
