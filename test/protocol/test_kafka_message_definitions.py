@@ -128,6 +128,8 @@ DECLARED_APIS = [api for api in ALL_APIS if api.name not in NOT_IN_WHEEL]
 
 
 class Diff(NamedTuple):
+    """One difference: where (``"ProduceResponse.responses.name"``), in what, both sides."""
+
     path: str
     aspect: str
     ours: Any
@@ -309,7 +311,7 @@ def _compare_order(ours: Struct, kafka_fields: Dict[str, Dict[str, Any]], path: 
     """Regular (untagged) fields common to both sides must come in the same order."""
     for v in sorted(window):
         ours_in_order = [f.name for f in ours.fields if f.name in kafka_fields
-                         and v in _versions_of(f, window, flexible) and not (f.tag is not None)]
+                         and v in _versions_of(f, window, flexible) and f.tag is None]
         theirs_in_order = [n for n, j in kafka_fields.items()
                            if v in _versions(j["versions"], window)
                            and v not in _versions(j.get("taggedVersions"), window)]
@@ -350,6 +352,8 @@ def test_fields_match_kafka(target: Target, kafka_defs: Dict[str, Dict[str, Any]
     else:
         ours_flexible = {v for v in window if v >= target.flexible}
     diffs = []
+    if target.struct.name != target.kafka_name:
+        diffs.append(Diff(target.kafka_name, "struct name", target.struct.name, target.kafka_name))
     if ours_flexible != flexible:
         diffs.append(Diff(target.kafka_name, "flexible", _fmt(ours_flexible), _fmt(flexible)))
     diffs.extend(compare_struct(target.struct, doc["fields"], doc, target.kafka_name, window, flexible))
@@ -490,10 +494,10 @@ def test_comparison_accepts_a_faithful_declaration() -> None:
      ("Message.items", "struct name")),
     ({"extra": Field("extra", T.INT32, "2+", tag=1, ignorable=True)}, ("Message.extra", "tag")),
     ({"extra": Field("extra", T.INT32, "2+", ignorable=True)}, ("Message.extra", "tagged")),
-    ({"count": None, "extra": None, "label": Field("label", T.STRING, "1+", nullable="1+", default=None,
-                                                   ignorable=True),
-      "count2": Field("count", T.INT32)}, ("Message", "order")),
+    # "count" moved to the end
+    ({"count": None, "count_last": Field("count", T.INT32)}, ("Message", "order")),
 ], ids=["type", "versions", "nullable", "ignorable", "default", "missing", "nested", "struct-name", "tag",
         "tagged", "order"])
-def test_comparison_finds_each_kind_of_difference(change: Dict[str, Optional[Field]], expected: Tuple[str, str]) -> None:
+def test_comparison_finds_each_kind_of_difference(change: Dict[str, Optional[Field]],
+                                                  expected: Tuple[str, str]) -> None:
     assert expected in _diffs(_declared(**change))
