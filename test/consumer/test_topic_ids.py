@@ -1,0 +1,55 @@
+"""The consumer's fetches against brokers whose newest Fetch (v13+) names topics by id (KIP-516)."""
+
+from __future__ import annotations
+
+import time
+
+from kafka import KafkaConsumer, TopicPartition
+from kafka.record import MemoryRecordsBuilder
+from kafka.testing import ScriptedPeer
+from test.support.topic_id_peer import fetch_handler
+
+TP = TopicPartition("t", 0)
+
+
+def _one_record() -> bytes:
+    builder = MemoryRecordsBuilder(magic=2, compression_type=None)
+    builder.append(0, int(time.time() * 1000), None, b"hello", [])
+    return builder.build()
+
+
+def _first_values(peer: ScriptedPeer, seconds: float = 8.0):
+    consumer = KafkaConsumer(bootstrap_servers=peer.bootstrap, group_id=None, enable_auto_commit=False,
+                             request_timeout_ms=3000)
+    try:
+        consumer.assign([TP])
+        consumer.seek(TP, 0)
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            records = consumer.poll(timeout_ms=200).get(TP)
+            if records:
+                return [r.value for r in records]
+        return []
+    finally:
+        consumer.close()
+
+
+def test_fetch_at_the_newest_version_names_topics_by_id_and_reads_the_answer():
+    with ScriptedPeer(topics={"t": 1}) as peer:
+        peer.on("Fetch", fetch_handler(peer, {("t", 0): _one_record()}))
+        assert _first_values(peer) == [b"hello"]
+        first = peer.received("Fetch")[0]
+        assert first.version >= 13
+        [topic] = first.body.topics
+        assert topic.topic_id == peer.topic_id("t") and not topic.topic
+        assert not peer.errors
+
+
+def test_without_a_topic_id_in_metadata_the_consumer_fetches_by_name_at_v12():
+    # Metadata before v10 carries no ids: a v13+ fetch could only name the null id.
+    with ScriptedPeer(topics={"t": 1}, api_versions={"Metadata": (0, 9)}) as peer:
+        peer.on("Fetch", fetch_handler(peer, {("t", 0): _one_record()}))
+        assert _first_values(peer) == [b"hello"]
+        first = peer.received("Fetch")[0]
+        assert first.version == 12
+        assert [t.topic for t in first.body.topics] == ["t"]
