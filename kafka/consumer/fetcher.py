@@ -34,7 +34,8 @@ log = logging.getLogger(__name__)
 READ_UNCOMMITTED, READ_COMMITTED = 0, 1
 EARLIEST_TIMESTAMP, LATEST_TIMESTAMP = -2, -1
 
-_REFRESH_CODES = {3, 5, 6, 56, 74, 75, 76}  # unknown topic, no leader, not leader, storage, fenced/unknown epoch
+# unknown topic, no leader, not leader, storage, fenced/unknown epoch, unknown/inconsistent topic id
+_REFRESH_CODES = {3, 5, 6, 56, 74, 75, 76, 100, 103}
 _OUT_OF_RANGE = 1
 
 

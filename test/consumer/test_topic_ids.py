@@ -7,7 +7,7 @@ import time
 from kafka import KafkaConsumer, TopicPartition
 from kafka.record import MemoryRecordsBuilder
 from kafka.testing import ScriptedPeer
-from test.support.topic_id_peer import fetch_handler
+from test.support.topic_id_peer import UNKNOWN_TOPIC_ID, fetch_handler
 
 TP = TopicPartition("t", 0)
 
@@ -53,3 +53,21 @@ def test_without_a_topic_id_in_metadata_the_consumer_fetches_by_name_at_v12():
         first = peer.received("Fetch")[0]
         assert first.version == 12
         assert [t.topic for t in first.body.topics] == ["t"]
+
+
+def test_unknown_topic_id_in_a_fetch_answer_refreshes_metadata_instead_of_failing_the_poll():
+    # A topic deleted and created again has a new id: until metadata catches
+    # up, the leader answers UNKNOWN_TOPIC_ID for the old one.
+    with ScriptedPeer(topics={"t": 1}) as peer:
+        normal = fetch_handler(peer, {("t", 0): _one_record()})
+
+        def first_stale(request):
+            answer = normal(request)
+            if len(peer.received("Fetch")) == 1:
+                for topic in answer["responses"]:
+                    for part in topic["partitions"]:
+                        part.update(error_code=UNKNOWN_TOPIC_ID, high_watermark=-1, records=b"")
+            return answer
+
+        peer.on("Fetch", first_stale)
+        assert _first_values(peer) == [b"hello"]
