@@ -60,3 +60,50 @@ def fetch_handler(peer: ScriptedPeer, records: Mapping[Tuple[str, int], bytes],
                 for p in topic.partitions]})
         return {"error_code": 0, "session_id": 0, "responses": responses}
     return answer
+
+
+def find_coordinator_handler(peer: ScriptedPeer) -> Callable[[Any], Dict[str, Any]]:
+    """Answer FindCoordinator: this peer coordinates every group and transaction."""
+    def answer(request: Any) -> Dict[str, Any]:
+        if request.version >= 4:
+            return {"coordinators": [{"key": key, "node_id": peer.node_id, "host": "127.0.0.1",
+                                      "port": peer.port, "error_code": 0}
+                                     for key in request.body.coordinator_keys]}
+        return {"error_code": 0, "node_id": peer.node_id, "host": "127.0.0.1", "port": peer.port}
+    return answer
+
+
+def offset_commit_handler(peer: ScriptedPeer, store: Dict[Tuple[str, int], int]) -> Callable[[Any], Dict[str, Any]]:
+    """Answer OffsetCommit, keeping the committed offsets in ``store``."""
+    def answer(request: Any) -> Dict[str, Any]:
+        topics = []
+        for topic in request.body.topics:
+            name, code = resolve(peer, topic)
+            for p in topic.partitions:
+                if not code:
+                    store[(name, p.partition_index)] = p.committed_offset
+            topics.append({"name": topic.name, "topic_id": topic.topic_id, "partitions": [
+                {"partition_index": p.partition_index, "error_code": code} for p in topic.partitions]})
+        return {"topics": topics}
+    return answer
+
+
+def offset_fetch_handler(peer: ScriptedPeer, store: Mapping[Tuple[str, int], int]) -> Callable[[Any], Dict[str, Any]]:
+    """Answer OffsetFetch (v8+, one group) from ``store``; a null topic list means every stored topic."""
+    def answer(request: Any) -> Dict[str, Any]:
+        [group] = request.body.groups
+        wanted = group.topics
+        if wanted is None:
+            names = sorted({t for t, _ in store})
+            ids = request.version >= 10
+            wanted = [type("T", (), {"name": "" if ids else n, "topic_id": peer.topic_id(n),
+                                     "partition_indexes": sorted(p for t, p in store if t == n)})
+                      for n in names]
+        topics = []
+        for topic in wanted:
+            name, code = resolve(peer, topic)
+            topics.append({"name": topic.name, "topic_id": topic.topic_id, "partitions": [
+                {"partition_index": p, "committed_offset": store.get((name, p), -1), "metadata": "",
+                 "error_code": code} for p in topic.partition_indexes]})
+        return {"groups": [{"group_id": group.group_id, "topics": topics, "error_code": 0}]}
+    return answer
