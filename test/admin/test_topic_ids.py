@@ -54,3 +54,15 @@ def test_without_topic_ids_in_metadata_group_offsets_name_topics_at_v9():
         assert versions == [("OffsetCommit", 9), ("OffsetFetch", 9), ("OffsetFetch", 9)]
         [commit] = peer.received("OffsetCommit")
         assert [t.name for t in commit.body.topics] == ["t"]
+
+
+def test_delete_topics_at_v6_names_each_topic_with_a_null_id_and_reads_the_answer():
+    with ScriptedPeer(topics={"t": 1}) as peer:
+        peer.on("DeleteTopics", lambda request: {"responses": [
+            {"name": topic.name, "topic_id": peer.topic_id(topic.name), "error_code": 0}
+            for topic in request.body.topics]})
+        with _admin(peer) as admin:
+            assert admin.delete_topics(["t"]) == {"t": None}
+        [request] = peer.received("DeleteTopics")
+        assert request.version == 6
+        assert [(t.name, t.topic_id.int) for t in request.body.topics] == [("t", 0)]
