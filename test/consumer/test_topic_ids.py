@@ -6,8 +6,10 @@ import time
 
 from kafka import KafkaConsumer, TopicPartition
 from kafka.record import MemoryRecordsBuilder
+from kafka.structs import OffsetAndMetadata
 from kafka.testing import ScriptedPeer
-from test.support.topic_id_peer import UNKNOWN_TOPIC_ID, fetch_handler
+from test.support.topic_id_peer import (UNKNOWN_TOPIC_ID, fetch_handler, find_coordinator_handler,
+                                        offset_commit_handler, offset_fetch_handler)
 
 TP = TopicPartition("t", 0)
 
@@ -71,3 +73,26 @@ def test_unknown_topic_id_in_a_fetch_answer_refreshes_metadata_instead_of_failin
 
         peer.on("Fetch", first_stale)
         assert _first_values(peer) == [b"hello"]
+
+
+def test_group_offsets_are_committed_and_read_by_name_at_v9_when_the_broker_offers_v10():
+    # The consumer's group names topics (v10 would need the id of every
+    # committed topic): it stays at v9, which Kafka 4 still accepts.
+    store = {}
+    with ScriptedPeer(topics={"t": 1}) as peer:
+        peer.on("FindCoordinator", find_coordinator_handler(peer))
+        peer.on("OffsetCommit", offset_commit_handler(peer, store))
+        peer.on("OffsetFetch", offset_fetch_handler(peer, store))
+        consumer = KafkaConsumer(bootstrap_servers=peer.bootstrap, group_id="g", enable_auto_commit=False,
+                                 request_timeout_ms=3000)
+        try:
+            consumer.assign([TP])
+            consumer.commit({TP: OffsetAndMetadata(5, "", -1)})
+            assert consumer.committed(TP) == 5
+        finally:
+            consumer.close()
+        assert store == {("t", 0): 5}
+        [commit] = peer.received("OffsetCommit")
+        [read] = peer.received("OffsetFetch")
+        assert (commit.version, [t.name for t in commit.body.topics]) == (9, ["t"])
+        assert (read.version, [t.name for t in read.body.groups[0].topics]) == (9, ["t"])
