@@ -37,6 +37,10 @@ class IllegalArgumentError(KafkaError, ValueError):
     """An argument given by the caller is invalid."""
 
 
+class IllegalArgumentTypeError(IllegalArgumentError, TypeError):
+    """An argument given by the caller has the wrong type."""
+
+
 class KafkaConfigurationError(KafkaError, ValueError):
     """A configuration value is unknown or invalid."""
 

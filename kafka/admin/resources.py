@@ -11,26 +11,7 @@ from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Sequence, Tup
 
 from kafka.errors import IllegalArgumentError
 from kafka.structs import TopicPartition
-
-#: Topic names Kafka accepts: at most 249 characters of ``[a-zA-Z0-9._-]``.
-_TOPIC_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-")
-MAX_TOPIC_NAME_LENGTH = 249
-
-
-def check_topic_name(name: Any) -> str:
-    """Return ``name`` if it is a legal topic name, else raise :class:`IllegalArgumentError`."""
-    if not isinstance(name, str) or not name:
-        raise IllegalArgumentError("a topic name must be a non-empty string, got %r" % (name,))
-    if name in (".", ".."):
-        raise IllegalArgumentError("%r is not a legal topic name" % name)
-    if len(name) > MAX_TOPIC_NAME_LENGTH:
-        raise IllegalArgumentError("topic name %r... is longer than %d characters"
-                                   % (name[:20], MAX_TOPIC_NAME_LENGTH))
-    bad = sorted(set(name) - _TOPIC_CHARS)
-    if bad:
-        raise IllegalArgumentError("topic name %r contains characters Kafka does not allow: %r"
-                                   % (name, "".join(bad)))
-    return name
+from kafka.topic_names import check_topic_name
 
 
 def check_int(value: Any, what: str, minimum: int, allow_default: bool = False) -> int:
