@@ -155,6 +155,22 @@ class ProducerIdentity:
             self._next_sequence[tp] = (sequence + batch.record_count) & 0x7FFFFFFF
             self._in_flight.setdefault(tp, []).append(batch)
 
+    def withdraw(self, batch: ProducerBatch) -> None:
+        """Take back the sequence given to a batch that will never be sent.
+
+        Only possible while no later batch of the partition was stamped;
+        otherwise the sequence stays assigned and the batch's failure leaves
+        a gap, which starts a new epoch (see :meth:`batch_completed`).
+        """
+        with self._lock:
+            tp = batch.topic_partition
+            batches = self._in_flight.get(tp)
+            end = (batch.base_sequence + batch.record_count) & 0x7FFFFFFF
+            if batches and batches[-1] is batch and self._next_sequence.get(tp) == end:
+                batches.pop()
+                self._next_sequence[tp] = batch.base_sequence
+                batch.base_sequence = -1
+
     def is_first_in_flight(self, batch: ProducerBatch) -> bool:
         """Whether no earlier batch of the partition awaits acknowledgement."""
         with self._lock:

@@ -20,13 +20,17 @@ from kafka import errors
 from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.producer.accumulator import RecordAccumulator
+from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
+from kafka.producer.record_checks import (check_headers, check_key_value, check_partition, check_record_size,
+                                          check_timestamp)
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import TransactionManager
 from kafka.record import codecs
 from kafka.structs import TopicPartition
+from kafka.topic_names import check_topic_name
 
 _time = time.time
 
@@ -137,6 +141,11 @@ class KafkaProducer:
         self._key_serializer = self.config["key_serializer"]
         self._value_serializer = self.config["value_serializer"]
         self._max_block = self.config["max_block_ms"] / 1000.0
+        self._max_request_size = self.config["max_request_size"]
+        # The largest value the fast path of send() takes without a size check.
+        self._max_fast_value = min(self._max_request_size, self.config["buffer_memory"]) - \
+            RECORD_OVERHEAD - BATCH_OVERHEAD
+        self._checked_topics: Set[str] = set()
         # topic -> (metadata version, partitions, available partitions)
         self._partition_cache: Dict[str, Tuple[int, List[int], List[int]]] = {}
         self._tps: Dict[Tuple[str, int], TopicPartition] = {}
@@ -193,6 +202,7 @@ class KafkaProducer:
     def partitions_for(self, topic: str) -> Set[int]:
         """The partition numbers of ``topic`` (waits for metadata up to ``max_block_ms``)."""
         self._check_open()
+        check_topic_name(topic)
         return set(self._partitions(topic, self.config["max_block_ms"] / 1000.0)[0])
 
     # -- sending -------------------------------------------------------------------------------
@@ -203,9 +213,18 @@ class KafkaProducer:
 
         Blocks only while metadata for ``topic`` is unknown or
         ``buffer_memory`` is full, at most ``max_block_ms`` in total.
+
+        Every argument is checked here: a topic name Kafka refuses, a key or
+        value that is not bytes after serialization, malformed headers, a
+        partition the topic does not have or a timestamp outside 0..2**63-1
+        raise :class:`~kafka.errors.IllegalArgumentError` (its subclass
+        :class:`~kafka.errors.IllegalArgumentTypeError` for a wrong type); a
+        record larger than ``max_request_size`` or ``buffer_memory`` raises
+        :class:`~kafka.errors.MessageSizeTooLargeError`.
         """
         if key is None and headers is None and partition is None and timestamp_ms is None and \
-                type(value) is bytes and not self._closed:
+                type(value) is bytes and type(topic) is str and len(value) <= self._max_fast_value and \
+                not self._closed:
             # Fast path for the most common call, send(topic, value_bytes) with
             # the default partitioner and no serializer: the sticky partition
             # chosen earlier for this topic is reused while the metadata and
@@ -227,6 +246,9 @@ class KafkaProducer:
             raise errors.IllegalStateError("cannot send: the producer is closed")
         if self._sender.fatal_error is not None:
             raise self._sender.fatal_error
+        if type(topic) is not str or topic not in self._checked_topics:
+            check_topic_name(topic)
+            self._checked_topics.add(topic)
         if value is None and key is None:
             raise errors.IllegalArgumentError("a record needs a key or a value")
         if key is not None and self._key_serializer is not None:
@@ -234,9 +256,15 @@ class KafkaProducer:
         if value is not None and self._value_serializer is not None:
             value = self._value_serializer(value)
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
-            key, value = self._check_bytes(key, value)
-        if headers:
-            headers = self._check_headers(headers)
+            key, value = check_key_value(key, value)
+        if headers is not None:
+            headers = check_headers(headers) or None
+        if partition is not None:
+            partition = check_partition(partition)
+        if timestamp_ms is not None:
+            timestamp_ms = check_timestamp(timestamp_ms)
+        if headers is not None or (len(key) if key else 0) + (len(value) if value else 0) > self._max_fast_value:
+            check_record_size(key, value, headers, self._max_request_size, self.config["buffer_memory"])
         started = time.monotonic()
         version = self._client.cluster.version
         cached = self._partition_cache.get(topic)
@@ -250,6 +278,9 @@ class KafkaProducer:
                 partition = self._partitioner(key, all_parts, available, topic)
             else:
                 partition = self._partitioner(key, all_parts, available)
+                if type(partition) is not int or partition not in all_parts:
+                    raise errors.IllegalArgumentError("the partitioner chose %r, not a partition of topic %r"
+                                                      % (partition, topic))
         elif partition not in all_parts:
             raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
         if timestamp_ms is None:
@@ -277,28 +308,6 @@ class KafkaProducer:
             self._sticky_tps.pop(topic, None)
             self._partitioner.next_sticky(topic, all_parts, available)
         self._sender.wakeup()
-
-    @staticmethod
-    def _check_bytes(key: Any, value: Any) -> Tuple[Optional[bytes], Optional[bytes]]:
-        out = []
-        for what, data in (("key", key), ("value", value)):
-            if data is None or isinstance(data, bytes):
-                out.append(data)
-            elif isinstance(data, (bytearray, memoryview)):
-                out.append(bytes(data))
-            else:
-                raise errors.IllegalArgumentError(
-                    "%s must be bytes (or set a %s_serializer), got %s" % (what, what, type(data).__name__))
-        return out[0], out[1]
-
-    @staticmethod
-    def _check_headers(headers: Sequence[Tuple[str, bytes]]) -> List[Tuple[str, Optional[bytes]]]:
-        checked = list(headers)
-        for header in checked:
-            if len(header) != 2 or not isinstance(header[0], str) or \
-                    not (header[1] is None or isinstance(header[1], bytes)):
-                raise errors.IllegalArgumentError("headers must be (str, bytes) pairs")
-        return checked
 
     # -- transactions -----------------------------------------------------------------------
 

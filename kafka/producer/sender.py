@@ -143,28 +143,55 @@ class Sender(threading.Thread):
 
     # -- requests ------------------------------------------------------------------------
 
+    def _encode(self, batch: ProducerBatch) -> Optional[bytes]:
+        """The batch's bytes; a batch that cannot be encoded fails alone (None is returned)."""
+        identity = self.identity
+        if identity is not None and batch.base_sequence < 0:
+            identity.assign_sequence(batch)
+        try:
+            return batch.encode(self.compression_type)
+        except Exception as exc:
+            log.error("%r cannot be encoded; failing its records: %s", batch, exc)
+            if identity is not None:
+                identity.withdraw(batch)
+            self._complete(batch, error=exc if isinstance(exc, errors.KafkaError) else errors.KafkaError(
+                "%s-%d: the batch could not be encoded: %r" % (batch.topic_partition[0],
+                                                               batch.topic_partition[1], exc)))
+            return None
+
     def _send_produce(self, node: int, batches: List[ProducerBatch], now: float) -> None:
         by_topic: Dict[str, List[Any]] = {}
         identity = self.identity
+        encoded: List[ProducerBatch] = []
         for batch in batches:
-            if identity is not None and batch.base_sequence < 0:
-                identity.assign_sequence(batch)
+            records = self._encode(batch)
+            if records is None:
+                continue
+            encoded.append(batch)
             by_topic.setdefault(batch.topic_partition.topic, []).append(
                 PRODUCE.Request.TopicProduceData.PartitionProduceData(
-                    index=batch.topic_partition.partition, records=batch.encode(self.compression_type)))
-        ids = topic_ids.ids_by_name(self.client.cluster, by_topic)
+                    index=batch.topic_partition.partition, records=records))
+        if not encoded:
+            return
+        batches = encoded
+        expect_response = self.acks != 0
         try:
+            ids = topic_ids.ids_by_name(self.client.cluster, by_topic)
             version = topic_ids.choose_version(self.client, PRODUCE, node, ids)
-        except errors.KafkaError as exc:
+            request = PRODUCE.Request(
+                transactional_id=identity.transactional_id if identity is not None else None,
+                acks=self.acks, timeout_ms=self.request_timeout_ms,
+                topic_data=[PRODUCE.Request.TopicProduceData(name=topic, topic_id=ids[topic], partition_data=parts)
+                            for topic, parts in by_topic.items()])
+            future = self.client.send(node, request, api=PRODUCE, version=version,
+                                      expect_response=expect_response)
+        except Exception as exc:
+            # The batches are drained: unless completed here they would stay
+            # in flight for ever, and flush() and close() would wait on them.
+            if not isinstance(exc, errors.KafkaError):
+                log.exception("the produce request to node %s could not be sent: %s", node, exc)
             self._on_failure(node, batches, exc)
             return
-        request = PRODUCE.Request(
-            transactional_id=identity.transactional_id if identity is not None else None,
-            acks=self.acks, timeout_ms=self.request_timeout_ms,
-            topic_data=[PRODUCE.Request.TopicProduceData(name=topic, topic_id=ids[topic], partition_data=parts)
-                        for topic, parts in by_topic.items()])
-        expect_response = self.acks != 0
-        future = self.client.send(node, request, api=PRODUCE, version=version, expect_response=expect_response)
         if not expect_response:
             # acks=0: nothing comes back. The future resolves once the whole
             # request is written to the socket, and fails if the connection
