@@ -36,6 +36,7 @@ from typing import Any, Dict, Iterator, List, Optional
 from kafka import errors
 from kafka.common import KafkaMessage, OffsetRequest
 from kafka.structs import TopicPartition
+from kafka.topic_names import check_topic_name
 
 log = logging.getLogger(__name__)
 
@@ -60,11 +61,14 @@ class _FirstApiState:
 def _topic_name(topic: Any) -> str:
     if isinstance(topic, (bytes, bytearray)):
         try:
-            return bytes(topic).decode("utf-8")
+            topic = bytes(topic).decode("utf-8")
         except UnicodeDecodeError:
             raise errors.KafkaConfigurationError("topic names must be UTF-8: %r" % (topic,)) from None
     if isinstance(topic, str) and topic:
-        return topic
+        try:
+            return check_topic_name(topic)
+        except errors.IllegalArgumentError as exc:
+            raise errors.KafkaConfigurationError(str(exc.args[0])) from None
     raise errors.KafkaConfigurationError("a topic must be a non-empty str or bytes, not %r" % (topic,))
 
 

@@ -22,6 +22,7 @@ from kafka.consumer.fetcher import ConsumerRecord, Fetcher, EARLIEST_TIMESTAMP, 
 from kafka.consumer.first_api import FirstApiMixin
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
+from kafka.topic_names import check_topic_name, check_topic_partition
 
 log = logging.getLogger(__name__)
 
@@ -85,6 +86,8 @@ class KafkaConsumer(FirstApiMixin):
         self.config.update(configs)
         if self.config["group_protocol"] not in ("classic", "consumer"):
             raise errors.KafkaConfigurationError("group_protocol must be 'classic' or 'consumer'")
+        for topic in topics:
+            check_topic_name(topic)  # before the client (and its sockets) exists
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
         self._client = KafkaClient(**client_config)
         self._subscription = SubscriptionState(reset_strategy(self.config["auto_offset_reset"]))
@@ -167,7 +170,7 @@ class KafkaConsumer(FirstApiMixin):
     def assign(self, partitions: Iterable[TopicPartition]) -> None:
         """Read exactly ``partitions`` (no group rebalancing)."""
         self._check_open()
-        partitions = [TopicPartition(*tp) for tp in partitions]
+        partitions = [check_topic_partition(tp) for tp in partitions]
         self._subscription.assign_from_user(partitions)
         self._fetcher.clear_buffered()
         self._client.set_topics({tp.topic for tp in partitions})
@@ -252,11 +255,11 @@ class KafkaConsumer(FirstApiMixin):
 
     def seek(self, partition: TopicPartition, offset: int) -> None:
         """Read ``partition`` from ``offset`` at the next poll."""
-        self._subscription.seek(TopicPartition(*partition), offset)
-        self._fetcher.clear_buffered({TopicPartition(*partition)})
+        self._subscription.seek(check_topic_partition(partition), offset)
+        self._fetcher.clear_buffered({check_topic_partition(partition)})
 
     def _targets(self, partitions: Iterable[TopicPartition]) -> List[TopicPartition]:
-        targets = [TopicPartition(*tp) for tp in partitions] or sorted(self._subscription.assigned_partitions())
+        targets = [check_topic_partition(tp) for tp in partitions] or sorted(self._subscription.assigned_partitions())
         for tp in targets:
             self._subscription.state(tp)  # raises if not assigned
         return targets
@@ -277,7 +280,7 @@ class KafkaConsumer(FirstApiMixin):
 
     def position(self, partition: TopicPartition, timeout_ms: Optional[float] = None) -> int:
         """The offset of the next record to be returned for ``partition``."""
-        tp = TopicPartition(*partition)
+        tp = check_topic_partition(partition)
         state = self._subscription.state(tp)
         deadline = time.monotonic() + (timeout_ms if timeout_ms is not None else
                                        self.config["request_timeout_ms"]) / 1000.0
@@ -290,18 +293,18 @@ class KafkaConsumer(FirstApiMixin):
 
     def highwater(self, partition: TopicPartition) -> Optional[int]:
         """The high watermark last seen for ``partition`` (None before a fetch returned)."""
-        return self._subscription.state(TopicPartition(*partition)).highwater
+        return self._subscription.state(check_topic_partition(partition)).highwater
 
     def pause(self, *partitions: TopicPartition) -> None:
         """Stop returning records of ``partitions`` until resumed."""
         for tp in partitions:
-            self._subscription.pause(TopicPartition(*tp))
-        self._fetcher.clear_buffered({TopicPartition(*tp) for tp in partitions})
+            self._subscription.pause(check_topic_partition(tp))
+        self._fetcher.clear_buffered({check_topic_partition(tp) for tp in partitions})
 
     def resume(self, *partitions: TopicPartition) -> None:
         """Return records of ``partitions`` again."""
         for tp in partitions:
-            self._subscription.resume(TopicPartition(*tp))
+            self._subscription.resume(check_topic_partition(tp))
 
     def paused(self) -> Set[TopicPartition]:
         """The paused partitions."""
@@ -337,14 +340,14 @@ class KafkaConsumer(FirstApiMixin):
     def _offsets_to_commit(self, offsets: Optional[Dict[TopicPartition, Any]]) -> Dict[TopicPartition, OffsetAndMetadata]:
         if offsets is None:
             return self._subscription.all_consumed()
-        return {TopicPartition(*tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(int(o), "")
+        return {check_topic_partition(tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(int(o), "")
                 for tp, o in offsets.items()}
 
     def committed(self, partition: TopicPartition, metadata: bool = False) -> Any:
         """The last committed offset of ``partition`` for the group (None if none)."""
-        result = self._group().fetch_committed_offsets([TopicPartition(*partition)],
+        result = self._group().fetch_committed_offsets([check_topic_partition(partition)],
                                                        self.config["request_timeout_ms"])
-        found = result.get(TopicPartition(*partition))
+        found = result.get(check_topic_partition(partition))
         if found is None:
             return None
         return found if metadata else found.offset
@@ -359,6 +362,7 @@ class KafkaConsumer(FirstApiMixin):
 
     def partitions_for_topic(self, topic: str) -> Optional[Set[int]]:
         """Partition numbers of ``topic`` (None if unknown)."""
+        check_topic_name(topic)
         self._client.ensure_topics([topic], timeout_ms=self.config["request_timeout_ms"])
         return self._client.cluster.partitions_for_topic(topic)
 
@@ -374,7 +378,7 @@ class KafkaConsumer(FirstApiMixin):
 
     def _offsets_at(self, partitions: Iterable[TopicPartition], timestamp: int,
                     timeout_ms: Optional[float]) -> Dict[TopicPartition, int]:
-        found = self._fetcher.list_offsets({TopicPartition(*tp): timestamp for tp in partitions},
+        found = self._fetcher.list_offsets({check_topic_partition(tp): timestamp for tp in partitions},
                                            timeout_ms or self.config["request_timeout_ms"])
         return {tp: result.offset for tp, result in found.items()}
 
@@ -384,9 +388,9 @@ class KafkaConsumer(FirstApiMixin):
         for ts in timestamps.values():
             if ts < 0:
                 raise errors.IllegalArgumentError("timestamps must be >= 0")
-        found = self._fetcher.list_offsets({TopicPartition(*tp): ts for tp, ts in timestamps.items()},
+        found = self._fetcher.list_offsets({check_topic_partition(tp): ts for tp, ts in timestamps.items()},
                                            timeout_ms or self.config["request_timeout_ms"])
-        return {TopicPartition(*tp): found.get(TopicPartition(*tp)) for tp in timestamps}
+        return {check_topic_partition(tp): found.get(check_topic_partition(tp)) for tp in timestamps}
 
     def metrics(self, raw: bool = False) -> Dict[str, Any]:
         """A few counters about the consumer's state."""

@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Pattern, Set
 
 from kafka import errors
 from kafka.structs import OffsetAndMetadata, TopicPartition
+from kafka.topic_names import check_topic_name, check_topic_partition
 
 EARLIEST = "earliest"
 LATEST = "latest"
@@ -21,6 +22,17 @@ NONE = "none"
 
 #: kafka-python 0.9 spelled the reset strategies differently.
 _RESET_ALIASES = {"smallest": EARLIEST, "largest": LATEST, "earliest": EARLIEST, "latest": LATEST, "none": NONE}
+
+
+def _compile(pattern: Any) -> "Pattern[str]":
+    """A subscription pattern (a regex over topic names, not a name) compiled."""
+    if not isinstance(pattern, (str, re.Pattern)):
+        raise errors.IllegalArgumentTypeError("a subscription pattern must be a str regex, got %s %r"
+                                              % (type(pattern).__name__, pattern))
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise errors.IllegalArgumentError("subscription pattern %r is not a valid regex: %s" % (pattern, exc)) from None
 
 
 def reset_strategy(name: str) -> str:
@@ -82,9 +94,8 @@ class SubscriptionState:
                 raise errors.IllegalStateError("the consumer has partitions assigned by the application; "
                                                "call unsubscribe() before subscribe()")
             for topic in topics:
-                if not isinstance(topic, str) or not topic:
-                    raise errors.IllegalArgumentError("topic names must be non-empty strings: %r" % (topic,))
-            self.pattern = re.compile(pattern) if pattern else None
+                check_topic_name(topic)
+            self.pattern = _compile(pattern) if pattern else None
             self.subscription = set(topics) if topics else set()
             self.listener = listener
 
@@ -120,7 +131,7 @@ class SubscriptionState:
 
     def assign_from_user(self, partitions: Iterable[TopicPartition]) -> None:
         """Assign exactly ``partitions`` (manual assignment)."""
-        partitions = [TopicPartition(*tp) for tp in partitions]
+        partitions = [check_topic_partition(tp) for tp in partitions]
         with self._lock:
             if self.subscription is not None:
                 raise errors.IllegalStateError("the consumer is subscribed; call unsubscribe() before assign()")
