@@ -54,6 +54,7 @@ from kafka.common import (
 )
 from kafka.protocol.legacy import ALL_CODECS, CODEC_NONE, _text, create_message_set
 from kafka.record import codecs as _codecs
+from kafka.topic_names import check_partition_number, check_topic_name
 
 log = logging.getLogger(__name__)
 
@@ -104,9 +105,14 @@ class _Pending(NamedTuple):
 
 
 def _check_messages(topic: Any, msgs: Sequence[Any], key: Any) -> None:
-    """Raise :class:`TypeError` unless topic, key and payloads are what the protocol carries."""
+    """Raise :class:`TypeError` unless topic, key and payloads are what the protocol carries.
+
+    A topic name Kafka does not accept raises :class:`~kafka.errors.IllegalArgumentError`.
+    """
     if not isinstance(topic, (str, bytes)):
         raise TypeError("the topic must be str or bytes, not %s" % type(topic).__name__)
+    # A name no broker accepts would be retried until stop() gives up.
+    check_topic_name(_text(topic))
     if key is not None and not isinstance(key, bytes):
         raise TypeError("the key must be bytes or None, not %s (encode it first, e.g. key.encode('utf-8'))"
                         % type(key).__name__)
@@ -458,6 +464,9 @@ class Producer:
     def _send_messages(self, topic: Any, partition: int, *msg: Optional[bytes], key: Optional[bytes] = None
                        ) -> List[Any]:
         _check_messages(topic, msg, key)
+        # A partition the request cannot carry would fail, in asynchronous
+        # mode, the whole batch holding it: other partitions' messages too.
+        partition = check_partition_number(partition)
         if not msg:
             return []
         if self.async_send:
