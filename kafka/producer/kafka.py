@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import atexit
 import copy
+import functools
 import logging
 import threading
 import time
@@ -160,8 +161,11 @@ class KafkaProducer:
         self._closed = False
         self._close_lock = threading.Lock()
         self._sender.start()
-        self._exit_hook = weakref.ref(self)
-        atexit.register(_close_on_exit, self._exit_hook)
+        # One hook per producer: closing this one must leave the others'
+        # hooks registered. The weak reference lets an unused producer be
+        # garbage collected although the hook outlives it.
+        self._exit_hook = functools.partial(_close_on_exit, weakref.ref(self))
+        atexit.register(self._exit_hook)
         log.debug("producer started: acks=%s idempotent=%s", acks, self._idempotent)
 
     def __repr__(self) -> str:
@@ -358,10 +362,7 @@ class KafkaProducer:
             if self._closed:
                 return
             self._closed = True
-        try:
-            atexit.unregister(_close_on_exit)
-        except Exception:  # pragma: no cover
-            pass
+        atexit.unregister(self._exit_hook)
         deadline = None if timeout is None else time.monotonic() + timeout
         self._sender.initiate_close()
         self._sender.join(timeout)
