@@ -44,6 +44,8 @@ class RecordAccumulator:
         self._batches: Dict[TopicPartition, Deque[ProducerBatch]] = {}
         self._lock = threading.Lock()
         self._memory_freed = threading.Condition(self._lock)
+        # Notified whenever a batch completes (see wait_for_completion).
+        self._batch_completed = threading.Condition(self._lock)
         self._used = 0
         self._flushes = 0
         self._closed = False
@@ -133,6 +135,7 @@ class RecordAccumulator:
             batch.memory = 0
             self._in_flight.discard(batch)
             self._memory_freed.notify_all()
+            self._batch_completed.notify_all()
 
     # -- the sender's side --------------------------------------------------------------
 
@@ -250,6 +253,29 @@ class RecordAccumulator:
         """Whether any batch is queued or in flight."""
         with self._lock:
             return bool(self._in_flight) or any(self._batches.values())
+
+    def wait_for_completion(self, timeout: Optional[float]) -> bool:
+        """Wait until no batch is queued or in flight, at most ``timeout`` s; return whether so.
+
+        The waiting thread sleeps until a batch completes (every completion
+        goes through :meth:`release`) rather than polling.
+        """
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with self._lock:
+            while self._in_flight or any(self._batches.values()):
+                if deadline is None:
+                    self._batch_completed.wait()
+                    continue
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._batch_completed.wait(left)
+        return True
+
+    def wake_waiters(self) -> None:
+        """Wake threads in :meth:`wait_for_completion` (e.g. the sender stopped)."""
+        with self._lock:
+            self._batch_completed.notify_all()
 
     def begin_flush(self) -> None:
         """Make every batch ready at once (until :meth:`end_flush`)."""

@@ -61,6 +61,9 @@ DEFAULT_CONFIG["max_in_flight_requests_per_connection"] = 5
 _ACKS = {0: 0, 1: 1, -1: -1, "all": -1, "0": 0, "1": 1, "-1": -1}
 
 
+#: How often a waiting flush() checks that the sender thread is still running.
+_FLUSH_CHECK_S = 0.5
+
 #: How long close() lets brokers finish reading and handling the last requests.
 _CLOSE_DRAIN_MS = 2000.0
 
@@ -347,12 +350,16 @@ class KafkaProducer:
         self._accumulator.begin_flush()
         try:
             self._sender.wakeup()
-            while self._accumulator.has_incomplete():
+            while True:
+                # Sleeps until batches complete; wakes now and then only to
+                # notice a sender thread that is gone.
+                wait = _FLUSH_CHECK_S if deadline is None else min(_FLUSH_CHECK_S, deadline - time.monotonic())
+                if self._accumulator.wait_for_completion(max(wait, 0.0)):
+                    return
                 if deadline is not None and time.monotonic() >= deadline:
                     raise errors.KafkaTimeoutError("flush did not complete within %s s" % timeout)
                 if not self._sender.is_alive():
-                    break
-                time.sleep(0.001)
+                    return
         finally:
             self._accumulator.end_flush()
 

@@ -65,6 +65,7 @@ class Sender(threading.Thread):
             self._turn()
         if self._force_close:
             self.accumulator.abort_all(errors.KafkaError("the producer was closed before the record was sent"))
+        self.accumulator.wake_waiters()  # a flush() waiting on this thread returns now
         log.debug("producer sender stopped")
 
     def _turn(self) -> None:

@@ -1,4 +1,4 @@
-"""What happens around the sending: the exit hooks of several producers."""
+"""What happens around the sending: the exit hooks of several producers, and how flush() waits."""
 
 from __future__ import annotations
 
@@ -7,11 +7,15 @@ import os
 import subprocess
 import sys
 import textwrap
+import time
 import weakref
 
+import pytest
+
 import kafka
+from kafka import errors
 from kafka.producer import KafkaProducer
-from kafka.testing.scripted_peer import ScriptedPeer
+from kafka.testing.scripted_peer import NO_REPLY, ScriptedPeer
 from test.support.processes import reaped
 from test.support.scripted_produce import producing_peer
 
@@ -55,3 +59,37 @@ def test_the_exit_hook_does_not_keep_a_producer_alive():
         gc.collect()
         assert ref() is None
         hook()  # what runs at exit for a producer that is gone: nothing
+
+
+def test_flush_sleeps_while_the_broker_does_not_answer():
+    peer = ScriptedPeer(api_versions={"Produce": (3, 9)}, topics={"t": 1})
+    peer.on("Produce", lambda request: NO_REPLY)
+    with peer:
+        producer = KafkaProducer(bootstrap_servers=peer.bootstrap, acks=1, request_timeout_ms=30000,
+                                 delivery_timeout_ms=60000)
+        try:
+            producer.send("t", b"stuck")
+            peer.wait_for("Produce")
+            cpu = time.thread_time()
+            with pytest.raises(errors.KafkaTimeoutError):
+                producer.flush(timeout=2.0)
+            used = time.thread_time() - cpu
+            # Polling every millisecond costs tens of ms of CPU over 2 s;
+            # waiting on a condition costs almost nothing.
+            assert used < 0.01, "flush() used %.3f s of CPU in 2 s while waiting" % used
+        finally:
+            producer.close(timeout=0.5)
+
+
+def test_flush_returns_as_soon_as_the_records_are_acknowledged():
+    peer, log = producing_peer({"t": 1})
+    with peer:
+        producer = KafkaProducer(bootstrap_servers=peer.bootstrap, acks=1, linger_ms=60000)
+        try:
+            futures = [producer.send("t", b"%d" % i) for i in range(10)]
+            started = time.monotonic()
+            producer.flush(timeout=10)
+            assert time.monotonic() - started < 5
+            assert all(f.is_done for f in futures)
+        finally:
+            producer.close(timeout=5)
