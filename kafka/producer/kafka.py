@@ -31,7 +31,7 @@ from kafka.producer.sender import Sender
 from kafka.producer.transactions import TransactionManager
 from kafka.record import codecs
 from kafka.structs import TopicPartition
-from kafka.topic_names import check_topic_name
+from kafka.topic_names import check_topic_name, check_topic_partition
 
 _time = time.time
 
@@ -334,7 +334,9 @@ class KafkaProducer:
 
     def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata_or_id: Any) -> None:
         """Commit consumer offsets as part of the transaction (consume-transform-produce)."""
-        self._txn().send_offsets_to_transaction(offsets, group_metadata_or_id)
+        txn = self._txn()
+        offsets = {check_topic_partition(tp): offset for tp, offset in offsets.items()}
+        txn.send_offsets_to_transaction(offsets, group_metadata_or_id)
 
     def commit_transaction(self) -> None:
         """Deliver the transaction's records and commit it."""

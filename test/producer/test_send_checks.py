@@ -14,6 +14,7 @@ import pytest
 
 from kafka import errors
 from kafka.producer import KafkaProducer
+from kafka.protocol.apis import by_name
 from kafka.structs import TopicPartition
 from test.support.scripted_produce import producing_peer
 
@@ -208,3 +209,27 @@ def test_a_record_too_large_for_a_request_or_the_buffer_is_refused_at_once(peer,
         assert max(sizes) < 10000
     finally:
         _closes_in_time(producer)
+
+
+# -- transactions -----------------------------------------------------------------------------------
+
+
+def test_send_offsets_to_transaction_checks_its_partitions_before_any_request():
+    scripted, _ = producing_peer({"t": 1})
+    scripted.api_versions[by_name("FindCoordinator").key] = (1, 3)
+    scripted.on("FindCoordinator", lambda req: {"error_code": 0, "node_id": scripted.node_id,
+                                                "host": "127.0.0.1", "port": scripted.port,
+                                                "throttle_time_ms": 0})
+    scripted.on("InitProducerId", lambda req: {"error_code": 0, "producer_id": 7, "producer_epoch": 0,
+                                               "throttle_time_ms": 0})
+    with scripted:
+        producer = _producer(scripted, acks="all", transactional_id="tx-checks")
+        try:
+            producer.init_transactions()
+            producer.begin_transaction()
+            for bad in (TopicPartition(b"t", 0), TopicPartition("t", -1), ("bad topic", 0)):
+                with pytest.raises(errors.IllegalArgumentError):
+                    producer.send_offsets_to_transaction({bad: 5}, "group")
+            assert scripted.received("AddOffsetsToTxn") == []
+        finally:
+            _closes_in_time(producer)
