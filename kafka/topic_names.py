@@ -8,6 +8,7 @@ far from the mistake (sorting a set of names, encoding a request).
 
 from __future__ import annotations
 
+import operator
 import re
 from typing import Any
 
@@ -45,14 +46,21 @@ def check_topic_name(name: Any) -> str:
 
 
 def check_partition_number(partition: Any) -> int:
-    """Return ``partition`` if it is an ``int`` >= 0 (not a bool), else raise."""
+    """Return ``partition`` as an ``int`` if it is an integer >= 0, else raise.
+
+    Integers of other types (numpy's) are taken; a bool or a float is not.
+    """
     if type(partition) is not int:
-        if isinstance(partition, bool) or not isinstance(partition, int):
+        if isinstance(partition, bool):
+            raise IllegalArgumentTypeError("a partition number must be an int, got bool %r" % partition)
+        try:
+            partition = operator.index(partition)
+        except TypeError:
             raise IllegalArgumentTypeError("a partition number must be an int, got %s %r"
-                                           % (type(partition).__name__, partition))
+                                           % (type(partition).__name__, partition)) from None
     if partition < 0:
         raise IllegalArgumentError("a partition number cannot be negative, got %d" % partition)
-    return int(partition)
+    return partition
 
 
 def check_topic_partition(tp: Any) -> TopicPartition:
@@ -68,5 +76,7 @@ def check_topic_partition(tp: Any) -> TopicPartition:
                                            % (type(tp).__name__, tp)) from None
         return TopicPartition(check_topic_name(topic), check_partition_number(partition))
     check_topic_name(tp.topic)
+    if type(tp.partition) is not int:
+        return TopicPartition(tp.topic, check_partition_number(tp.partition))
     check_partition_number(tp.partition)
     return tp

@@ -263,7 +263,8 @@ class KafkaProducer:
         if value is not None and self._value_serializer is not None:
             value = self._value_serializer(value)
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
-            key, value = check_key_value(key, value)
+            key, value = check_key_value(key, value, self._key_serializer is not None,
+                                         self._value_serializer is not None)
         if headers is not None:
             headers = check_headers(headers) or None
         if partition is not None:

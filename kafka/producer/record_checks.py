@@ -10,21 +10,32 @@ arguments pass quickly.
 
 from __future__ import annotations
 
+import operator
 from typing import Any, List, Optional, Tuple
 
 from kafka.errors import IllegalArgumentError, IllegalArgumentTypeError, MessageSizeTooLargeError
 from kafka.producer.batch import BATCH_OVERHEAD, Header, estimate_record_size
+from kafka.topic_names import check_partition_number as check_partition  # the same check everywhere
+
+__all__ = ["check_bytes", "check_headers", "check_key_value", "check_partition", "check_timestamp",
+           "check_record_size"]
 
 #: The largest timestamp a record batch can hold (a signed 64-bit integer).
 MAX_TIMESTAMP_MS = (1 << 63) - 1
 
 
-def check_bytes(data: Any, what: str) -> Optional[bytes]:
-    """``data`` as ``bytes`` (or None); bytes-like values are copied, others refused."""
+def check_bytes(data: Any, what: str, serialized: bool = False) -> Optional[bytes]:
+    """``data`` as ``bytes`` (or None); bytes-like values are copied, others refused.
+
+    ``serialized`` tells that ``data`` is what the ``<what>_serializer``
+    returned, for the error message.
+    """
     if data is None or type(data) is bytes:
         return data
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
+    if serialized:
+        raise IllegalArgumentTypeError("the %s_serializer returned %s, not bytes" % (what, type(data).__name__))
     raise IllegalArgumentTypeError("%s must be bytes (or set a %s_serializer), got %s"
                                    % (what, what, type(data).__name__))
 
@@ -41,7 +52,7 @@ def check_headers(headers: Any) -> List[Header]:
                                        % type(headers).__name__) from None
     checked: List[Header] = []
     for header in items:
-        if type(header) is not tuple and not isinstance(header, (tuple, list)):
+        if not isinstance(header, (tuple, list)):
             raise IllegalArgumentTypeError("each header must be a (str, bytes) pair, got %r" % (header,))
         if len(header) != 2:
             raise IllegalArgumentError("each header must be a (str, bytes) pair, got %r" % (header,))
@@ -61,30 +72,25 @@ def check_headers(headers: Any) -> List[Header]:
     return checked
 
 
-def check_partition(partition: Any) -> int:
-    """``partition`` if it is an ``int`` >= 0 (a bool or a float is refused)."""
-    if type(partition) is not int:
-        if isinstance(partition, bool) or not isinstance(partition, int):
-            raise IllegalArgumentTypeError("partition must be an int, got %s %r"
-                                           % (type(partition).__name__, partition))
-        partition = int(partition)
-    if partition < 0:
-        raise IllegalArgumentError("partition must be >= 0, got %d" % partition)
-    return partition
+def _as_int(value: Any, what: str) -> int:
+    """``value`` as an ``int`` if it is an integer (numpy's too), not a bool or a float."""
+    if isinstance(value, bool):
+        raise IllegalArgumentTypeError("%s must be an int, got bool %r" % (what, value))
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise IllegalArgumentTypeError("%s must be an int, got %s %r" % (what, type(value).__name__, value)) from None
 
 
 def check_timestamp(timestamp_ms: Any) -> int:
-    """``timestamp_ms`` if it is an ``int`` from 0 to 2**63-1 (milliseconds since the epoch).
+    """``timestamp_ms`` if it is an integer from 0 to 2**63-1 (milliseconds since the epoch).
 
     Negative values are refused, -1 included: Kafka uses -1 for "no
     timestamp", which a producer never sends (leave ``timestamp_ms`` None to
     stamp the current time).
     """
     if type(timestamp_ms) is not int:
-        if isinstance(timestamp_ms, bool) or not isinstance(timestamp_ms, int):
-            raise IllegalArgumentTypeError("timestamp_ms must be an int (milliseconds) or None, got %s %r"
-                                           % (type(timestamp_ms).__name__, timestamp_ms))
-        timestamp_ms = int(timestamp_ms)
+        timestamp_ms = _as_int(timestamp_ms, "timestamp_ms (milliseconds, or None)")
     if not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
         raise IllegalArgumentError("timestamp_ms must be from 0 to 2**63-1, got %d" % timestamp_ms)
     return timestamp_ms
@@ -101,6 +107,7 @@ def check_record_size(key: Optional[bytes], value: Optional[bytes], headers: Opt
     return size
 
 
-def check_key_value(key: Any, value: Any) -> Tuple[Optional[bytes], Optional[bytes]]:
+def check_key_value(key: Any, value: Any, key_serialized: bool = False,
+                    value_serialized: bool = False) -> Tuple[Optional[bytes], Optional[bytes]]:
     """Serialized ``key`` and ``value`` as bytes (or None)."""
-    return check_bytes(key, "key"), check_bytes(value, "value")
+    return check_bytes(key, "key", key_serialized), check_bytes(value, "value", value_serialized)

@@ -233,3 +233,36 @@ def test_send_offsets_to_transaction_checks_its_partitions_before_any_request():
             assert scripted.received("AddOffsetsToTxn") == []
         finally:
             _closes_in_time(producer)
+
+
+def test_a_serializer_returning_text_is_named_in_the_error(peer):
+    scripted, log = peer
+    producer = _producer(scripted, value_serializer=lambda v: v if isinstance(v, bytes) else str(v))
+    try:
+        with pytest.raises(errors.IllegalArgumentTypeError, match="value_serializer returned str"):
+            producer.send("t", 5)
+        _still_delivers(producer, log)
+    finally:
+        _closes_in_time(producer)
+
+
+def test_integer_types_other_than_int_are_taken_for_partition_and_timestamp(peer):
+    numpy = pytest.importorskip("numpy")
+    scripted, log = peer
+    producer = _producer(scripted)
+    try:
+        meta = producer.send("t", b"np", partition=numpy.int64(1), timestamp_ms=numpy.int64(1234)).get(5)
+        assert (meta.partition, meta.timestamp) == (1, 1234)
+    finally:
+        _closes_in_time(producer)
+
+
+def test_a_value_over_the_default_max_request_size_is_refused(peer):
+    scripted, _ = peer
+    producer = KafkaProducer(bootstrap_servers=scripted.bootstrap, acks=1)
+    try:
+        with pytest.raises(errors.MessageSizeTooLargeError, match="max_request_size"):
+            producer.send("t", b"x" * (2 * 1024 * 1024))
+        assert scripted.received("Produce") == []
+    finally:
+        _closes_in_time(producer)
