@@ -13,15 +13,26 @@ attempt.
 
 from __future__ import annotations
 
+import logging
 import threading
 import uuid
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka import errors
+from kafka.peer_text import shorten
 from kafka.structs import BrokerMetadata, PartitionMetadata, TopicPartition
+
+log = logging.getLogger(__name__)
 
 COORDINATOR_GROUP = 0
 COORDINATOR_TRANSACTION = 1
+
+#: Longest host name taken from a broker (DNS names end at 253 characters).
+MAX_HOST_LENGTH = 255
+
+
+def _usable_host(host: Any) -> bool:
+    return isinstance(host, str) and 0 < len(host) <= MAX_HOST_LENGTH
 
 
 class ClusterMetadata:
@@ -53,6 +64,7 @@ class ClusterMetadata:
         self._need_update = True
         self.version = 0  # incremented by every successful update
         self._listeners: List[Callable[["ClusterMetadata"], None]] = []
+        self._reported: Set[str] = set()
 
     def __repr__(self) -> str:
         return "<ClusterMetadata brokers=%d topics=%d version=%d>" % (
@@ -137,7 +149,14 @@ class ClusterMetadata:
 
     def add_coordinator(self, key_type: int, key: str, node_id: int, host: str, port: int,
                         rack: Optional[str] = None) -> None:
-        """Record a coordinator found with FindCoordinator."""
+        """Record a coordinator found with FindCoordinator.
+
+        Raises :class:`kafka.errors.ProtocolError` when the host name is
+        empty or longer than any real host name.
+        """
+        if not _usable_host(host):
+            raise errors.ProtocolError("the coordinator of %r (node %s) has an unusable host name %r"
+                                       % (shorten(key), node_id, shorten(host)))
         with self._lock:
             self._coordinators[(key_type, key)] = node_id
             if node_id not in self._brokers:
@@ -189,8 +208,12 @@ class ClusterMetadata:
         after the request was sent). Partition or topic errors that mean
         stale metadata ask for another refresh.
         """
-        brokers = {b.node_id: BrokerMetadata(b.node_id, b.host, b.port, getattr(b, "rack", None))
-                   for b in response.brokers or ()}
+        brokers = {}
+        for b in response.brokers or ():
+            if not _usable_host(b.host):
+                self._report("broker %s" % b.node_id, "has an unusable host name %r" % shorten(b.host))
+                continue
+            brokers[b.node_id] = BrokerMetadata(b.node_id, b.host, b.port, getattr(b, "rack", None))
         partitions: Dict[str, Dict[int, PartitionMetadata]] = {}
         topic_ids: Dict[str, uuid.UUID] = {}
         topic_errors: Dict[str, int] = {}
@@ -209,6 +232,20 @@ class ClusterMetadata:
                     continue
             if getattr(topic, "is_internal", False):
                 internal.add(name)
+            bad = _bad_partition_ids(topic.partitions or ())
+            if bad:
+                # Partitions numbered this way cannot be written to or read
+                # from, and keeping only the others would change the count
+                # keyed records are spread over: the topic keeps what the
+                # previous update said of it (if anything) until a better one.
+                self._report("topic %r" % shorten(name), "reported with partition ids %s" % shorten(bad))
+                need_again = True
+                previous = self._partitions.get(name)
+                if previous is not None:
+                    partitions[name] = previous
+                    if name in self._topic_ids:
+                        topic_ids[name] = self._topic_ids[name]
+                continue
             tid = getattr(topic, "topic_id", None)
             if tid is not None and tid.int:
                 topic_ids[name] = tid
@@ -256,3 +293,21 @@ class ClusterMetadata:
             listeners = list(self._listeners)
         for listener in listeners:
             listener(self)
+
+    def _report(self, what: str, problem: str) -> None:
+        """Warn about invalid metadata once per subject, then only at debug level."""
+        with self._lock:
+            first = what not in self._reported
+            self._reported.add(what)
+        log.log(logging.WARNING if first else logging.DEBUG, "Metadata: %s %s; ignoring it", what, problem)
+
+
+def _bad_partition_ids(partitions: Iterable[Any]) -> List[int]:
+    """Partition ids that are negative or repeated."""
+    seen: Set[int] = set()
+    bad = []
+    for p in partitions:
+        if p.partition_index < 0 or p.partition_index in seen:
+            bad.append(p.partition_index)
+        seen.add(p.partition_index)
+    return bad

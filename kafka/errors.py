@@ -11,6 +11,12 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional, Type, TypeVar
 
+from kafka.peer_text import shorten
+
+#: Longest text argument kept by a broker error (it usually carries the
+#: broker's own error message, whose length the broker chooses).
+BROKER_ERROR_TEXT_LIMIT = 1000
+
 
 class KafkaError(RuntimeError):
     """Base class of every error raised by kafkawire.
@@ -85,6 +91,9 @@ class BrokerResponseError(KafkaError):
     errno = -1
     message = "UNKNOWN"
     description = ""
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*(shorten(a, BROKER_ERROR_TEXT_LIMIT) if isinstance(a, str) else a for a in args))
 
     def __str__(self) -> str:
         text = "[Error {0}] {1}".format(self.errno, self.__class__.__name__)

@@ -23,10 +23,10 @@ from kafka.record.codecs import NONE
 
 log = logging.getLogger(__name__)
 
-_DUPLICATE_SEQUENCE = errors.for_code(46)
-_OUT_OF_ORDER_SEQUENCE = errors.for_code(45)
-_MESSAGE_TOO_LARGE = errors.for_code(10)
-_UNKNOWN_PRODUCER_ID = errors.for_code(59)
+_DUPLICATE_SEQUENCE = errors.DuplicateSequenceNumberError
+_OUT_OF_ORDER_SEQUENCE = errors.OutOfOrderSequenceNumberError
+_MESSAGE_TOO_LARGE = errors.MessageSizeTooLargeError
+_UNKNOWN_PRODUCER_ID = errors.UnknownProducerIdError
 
 
 class Sender(threading.Thread):

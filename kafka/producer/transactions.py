@@ -9,8 +9,10 @@ partition written to (AddPartitionsToTxn) and consumer offsets
 records still travel through the sender.
 
 Errors are sorted in two kinds: *fatal* ones (another producer with the same
-transactional id took over: :class:`~kafka.errors.ProducerFencedError`), after
-which only ``close()`` is possible, and *abortable* ones, after which the
+transactional id took over: :class:`~kafka.errors.ProducerFencedError`; the
+transactional id is not authorized or not mapped to our producer id), after
+which only ``close()`` is possible, and *abortable* ones (anything else, a
+consumer rebalance refusing our offsets included), after which the
 application must call ``abort_transaction()`` before going on.
 """
 
@@ -37,12 +39,10 @@ FATAL_ERROR = "fatal_error"
 #: AddPartitionsToTxn v4+ is the broker-to-broker batched form.
 _CLIENT_ADD_PARTITIONS_MAX = 3
 
-_FENCING_CODES = {
-    errors.for_code(22),  # INVALID_PRODUCER_EPOCH
-    errors.for_code(90),  # PRODUCER_FENCED
-    errors.for_code(53),  # TRANSACTIONAL_ID_AUTHORIZATION_FAILED
-    errors.for_code(48),  # INVALID_PRODUCER_ID_MAPPING
-}
+#: Errors meaning a newer producer with our transactional id took over.
+_FENCED = (errors.InvalidProducerEpochError, errors.ProducerFencedError)
+#: Errors after which this producer cannot go on, though it was not fenced.
+_FATAL = (errors.TransactionalIdAuthorizationFailedError, errors.InvalidProducerIdMappingError)
 
 
 class TransactionAbortableError(errors.KafkaError):
@@ -63,6 +63,9 @@ class TransactionManager:
         self.state = UNINITIALIZED
         self.last_error: Optional[BaseException] = None
         self._partitions: Set[TopicPartition] = set()
+        # Whether AddOffsetsToTxn enrolled a group: the broker then holds an
+        # open transaction even when no record was written.
+        self._offsets_enrolled = False
         self._lock = threading.RLock()
 
     def __repr__(self) -> str:
@@ -80,12 +83,16 @@ class TransactionManager:
             raise errors.IllegalStateError("not allowed in transaction state %r" % self.state)
 
     def _fail(self, error: BaseException) -> BaseException:
-        if type(error) in _FENCING_CODES or isinstance(error, errors.ProducerFencedError):
+        if isinstance(error, _FENCED):
             self.state = FATAL_ERROR
             fenced = errors.ProducerFencedError(
                 "another producer with transactional id %r took over: %s" % (self.transactional_id, error))
             self.last_error = fenced
             return fenced
+        if isinstance(error, _FATAL):
+            self.state = FATAL_ERROR
+            self.last_error = error
+            return error
         if self.state == IN_TRANSACTION:
             self.state = ABORTABLE_ERROR
         self.last_error = error
@@ -120,6 +127,7 @@ class TransactionManager:
         with self._lock:
             self._require(READY)
             self._partitions = set()
+            self._offsets_enrolled = False
             self.state = IN_TRANSACTION
 
     def in_transaction(self) -> bool:
@@ -173,6 +181,7 @@ class TransactionManager:
                                                   producer_epoch=identity.producer_epoch, group_id=group_id)
 
             self._coordinator_request(ADD_OFFSETS_TO_TXN, add_offsets, lambda r: r.error_code)
+            self._offsets_enrolled = True
             by_topic: Dict[str, list] = {}
             for tp, offset in offsets.items():
                 if not isinstance(offset, OffsetAndMetadata):
@@ -232,7 +241,7 @@ class TransactionManager:
 
     def _end(self, committed: bool) -> None:
         identity = self.identity
-        if not self._partitions and committed:
+        if not self._partitions and not self._offsets_enrolled and committed:
             # Nothing was enrolled: there is no transaction on the broker to end.
             self.state = READY
             return
@@ -245,6 +254,7 @@ class TransactionManager:
         if getattr(response, "producer_epoch", -1) >= 0 and response.producer_id >= 0:
             identity.set_identity(response.producer_id, response.producer_epoch)
         self._partitions = set()
+        self._offsets_enrolled = False
         self.last_error = None
         self.state = READY
 

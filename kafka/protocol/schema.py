@@ -298,13 +298,6 @@ def _coerce(cls: Type[StructValue], obj: Any) -> StructValue:
 
 def _field_reader(f: Field, version: int, flexible: bool) -> T.Reader:
     ftype = f.type
-    if isinstance(ftype, T.Array):
-        item = ftype.item
-        if isinstance(item, Struct):
-            item_read = item.reader(version, flexible)
-        else:
-            item_read = item.resolve(flexible).read
-        return T.array_reader(item_read, flexible)
     if isinstance(ftype, Struct):
         inner = ftype.reader(version, flexible)
         if _in(f.nullable, version):
@@ -315,7 +308,36 @@ def _field_reader(f: Field, version: int, flexible: bool) -> T.Reader:
                 return inner(buf, pos)
             return read_nullable_struct
         return inner
-    return ftype.resolve(flexible).read
+    if isinstance(ftype, T.Array):
+        item = ftype.item
+        if isinstance(item, Struct):
+            item_read = item.reader(version, flexible)
+        else:
+            # Kafka has no nullable array elements.
+            item_read = _not_null(item.resolve(flexible).read, "an element of " + f.name, version)
+        read = T.array_reader(item_read, flexible)
+    else:
+        read = ftype.resolve(flexible).read
+        if not isinstance(ftype, T.FlexibleType):
+            return read  # fixed-size types have no null
+    if _in(f.nullable, version):
+        return read
+    return _not_null(read, f.name, version)
+
+
+def _not_null(read: T.Reader, what: str, version: int) -> T.Reader:
+    """``read``, refusing the null encoding (length -1, or 0 when compact).
+
+    A peer's null in a field the protocol declares non-nullable is corrupt
+    data; letting ``None`` through would fail later, far from the cause, in
+    code that rightly expects a string, bytes or a list.
+    """
+    def read_not_null(buf: bytes, pos: int) -> Tuple[Any, int]:
+        value, end = read(buf, pos)
+        if value is None:
+            raise T.DecodeError("%s is null, which version %d does not allow" % (what, version))
+        return value, end
+    return read_not_null
 
 
 def _field_writer(f: Field, version: int, flexible: bool) -> T.Writer:

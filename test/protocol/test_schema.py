@@ -97,3 +97,52 @@ def test_trailing_bytes_are_ignored_unless_strict():
 def test_unknown_version_is_refused():
     with pytest.raises(UnsupportedVersionError):
         THING.encode_request(THING.Request(), 4)
+
+
+NULLS = Api(
+    "Nulls", 1002, (0, 3), flexible=2,
+    request=Struct("NullsRequest", Field("x", INT16)),
+    response=Struct(
+        "NullsResponse",
+        Field("name", STRING, nullable="1"),
+        Field("data", BYTES, nullable="1"),
+        Field("names", Array(STRING), nullable="1"),
+        Field("part", Struct("Part", Field("n", INT16)), nullable="1"),
+    ),
+)
+
+# Each field null in turn, the others valid ("a", b"b", ["c"], n=1).
+_CLASSIC_FIELDS = ["00016" "1", "0000000162", "00000001" "000163", "0001"]
+_COMPACT_FIELDS = ["02" "61", "0262", "02" "0263", "0001" "00"]
+_CLASSIC_NULLS = ["ffff", "ffffffff", "ffffffff", None]
+_COMPACT_NULLS = ["00", "00", "00", None]
+
+
+def _with_null(fields, nulls, index, tail=""):
+    return bytes.fromhex("".join(nulls[index] if i == index else f for i, f in enumerate(fields)) + tail)
+
+
+@pytest.mark.parametrize("index", range(3), ids=["string", "bytes", "array"])
+@pytest.mark.parametrize("version", [0, 2])
+def test_null_in_a_non_nullable_field_is_a_protocol_error(version, index):
+    fields, nulls, tail = (_CLASSIC_FIELDS, _CLASSIC_NULLS, "") if version < 2 else \
+        (_COMPACT_FIELDS, _COMPACT_NULLS, "00")
+    assert NULLS.decode_response(bytes.fromhex("".join(fields) + tail), version).names == ["c"]
+    with pytest.raises(ProtocolError, match="null"):
+        NULLS.decode_response(_with_null(fields, nulls, index, tail), version)
+
+
+def test_null_is_read_where_the_version_allows_it():
+    data = bytes.fromhex("ffff" "ffffffff" "ffffffff" "ff")
+    value = NULLS.decode_response(data, 1)
+    assert (value.name, value.data, value.names, value.part) == (None, None, None, None)
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_a_null_array_element_is_a_protocol_error(version):
+    if version < 2:
+        data = "00016" "1" "0000000162" "00000002" "000163" "ffff" "01" "0001"
+    else:
+        data = "02" "61" "0262" "03" "0263" "00" "01" "0001" "00" "00"
+    with pytest.raises(ProtocolError, match="element of names"):
+        NULLS.decode_response(bytes.fromhex(data), version)

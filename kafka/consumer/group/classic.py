@@ -28,19 +28,19 @@ acts on.
 from __future__ import annotations
 
 import logging
-import struct
 import time
 from typing import Any, Dict, List, Optional, Sequence, Set
 
 from kafka import errors
-from kafka.consumer.group.assignors import MemberSubscription, lookup_all, rebalance_protocol
+from kafka.consumer.group.assignors import lookup_all, rebalance_protocol
 from kafka.consumer.group.common import COOPERATIVE, NO_GENERATION, CommitFailedError, Generation, call_listener
 from kafka.consumer.group.link import COORDINATOR_MOVED, left_ms
+from kafka.consumer.group.members import read_subscriptions
 from kafka.future import Future
 from kafka.protocol.apis import HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, SYNC_GROUP
 from kafka.protocol.apis.groups import (
     CONSUMER_PROTOCOL_ASSIGNMENT, CONSUMER_PROTOCOL_MAX_VERSION, CONSUMER_PROTOCOL_SUBSCRIPTION, decode_assignment,
-    decode_subscription, encode_assignment, encode_subscription)
+    encode_assignment, encode_subscription)
 from kafka.structs import TopicPartition
 
 log = logging.getLogger(__name__)
@@ -66,10 +66,6 @@ def _by_topic(partitions: Sequence[TopicPartition]) -> Dict[str, List[int]]:
     for tp in sorted(set(partitions)):
         out.setdefault(tp.topic, []).append(tp.partition)
     return out
-
-
-def _payload_version(data: bytes) -> int:
-    return struct.unpack(">h", data[:2])[0] if data and len(data) >= 2 else 0
 
 
 class ClassicMembership:
@@ -118,6 +114,7 @@ class ClassicMembership:
         self._sync_refused = 0
         self._joined_topics: Optional[frozenset] = None
         self._group_topics: Set[str] = set()
+        self._unreadable_members: Set[str] = set()  # reported once each, by the leader
         self._assigned_snapshot: Optional[Dict[str, int]] = None
         self._metadata_wait: Optional[int] = None
         self._listener_error: Optional[BaseException] = None
@@ -441,15 +438,8 @@ class ClassicMembership:
         return True
 
     def _leader_assignment(self, response: Any, deadline: float) -> Optional[List[Any]]:
-        members: Dict[str, MemberSubscription] = {}
-        version = CONSUMER_PROTOCOL_MAX_VERSION
-        for m in response.members:
-            sub = decode_subscription(m.metadata)
-            version = min(version, _payload_version(m.metadata))
-            owned = [TopicPartition(t.topic, p) for t in sub.owned_partitions or () for p in t.partitions]
-            members[m.member_id] = MemberSubscription(
-                topics=tuple(sub.topics), owned_partitions=tuple(owned), user_data=sub.user_data,
-                generation_id=sub.generation_id, group_instance_id=m.group_instance_id, rack_id=sub.rack_id)
+        group = read_subscriptions(self.group_id, response.members, self._unreadable_members)
+        members = group.members
         topics = set().union(*(set(s.topics) for s in members.values())) if members else set()
         if not self._metadata_fresh(topics, deadline):
             return None
@@ -464,12 +454,12 @@ class ClassicMembership:
                  assignor.name, {m: len(ps) for m, ps in result.items()})
         R = SYNC_GROUP.Request
         out = []
-        for member_id in members:
-            parts = result.get(member_id, [])
+        for member_id in group.member_ids:
+            parts = result.get(member_id, []) if member_id in members else []
             value = _Asg(assigned_partitions=[_Asg.TopicPartition(topic=t, partitions=ps)
                                               for t, ps in _by_topic(parts).items()], user_data=None)
             out.append(R.SyncGroupRequestAssignment(member_id=member_id,
-                                                    assignment=encode_assignment(value, max(version, 0))))
+                                                    assignment=encode_assignment(value, group.version)))
         return out
 
     def _send_sync_request(self, assignments: List[Any]) -> Future:
@@ -528,7 +518,17 @@ class ClassicMembership:
                 raise exc
             return
         data = future.value.assignment
-        assignment = decode_assignment(data) if data else _Asg(assigned_partitions=[], user_data=None)
+        try:
+            assignment = decode_assignment(data) if data else _Asg(assigned_partitions=[], user_data=None)
+        except errors.ProtocolError as exc:
+            # The leader may run another client: join again rather than fail every poll.
+            log.warning("group %s: cannot read the assignment from the leader (%s); rejoining", self.group_id, exc)
+            with self.lock:
+                self.state = UNJOINED
+                self.rejoin_needed = True
+                self.rejoin_reason = "the leader's assignment could not be read"
+            self._retry_at = time.monotonic() + self.backoff
+            return
         partitions = [TopicPartition(t.topic, p) for t in assignment.assigned_partitions for p in t.partitions]
         self._sync_refused = 0
         with self.lock:

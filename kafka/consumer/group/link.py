@@ -103,8 +103,17 @@ class CoordinatorLink:
                 if not self.last_error.retriable:
                     log.error("group %s: %s", self.group_id, self.last_error)
                 return
+        try:
+            self.client.cluster.add_coordinator(COORDINATOR_GROUP, self.group_id, entry.node_id, entry.host,
+                                                entry.port)
+        except errors.ProtocolError as exc:
+            with self._lock:
+                self.last_error = exc
+                self._next_lookup = time.monotonic() + self.backoff
+            log.warning("group %s: %s", self.group_id, exc)
+            return
+        with self._lock:
             self._found_at = time.monotonic()
-        self.client.cluster.add_coordinator(COORDINATOR_GROUP, self.group_id, entry.node_id, entry.host, entry.port)
         log.debug("group %s: coordinator is node %s (%s:%s)", self.group_id, entry.node_id, entry.host, entry.port)
 
     def _on_lookup_failed(self, exc: BaseException) -> None:

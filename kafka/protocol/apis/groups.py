@@ -29,7 +29,9 @@ FIND_COORDINATOR = Api(
         Field("error_code", INT16, "0-3"),
         Field("error_message", STRING, "1-3", nullable="1-3", ignorable=True),
         Field("node_id", INT32, "0-3"),
-        Field("host", STRING, "0-3"),
+        # Not nullable in Kafka's definition; librdkafka's mock cluster
+        # answers null with an error code.
+        Field("host", STRING, "0-3", nullable="0-3"),
         Field("port", INT32, "0-3"),
         Field("coordinators", Array(Struct(
             "Coordinator",
@@ -69,10 +71,13 @@ JOIN_GROUP = Api(
         Field("error_code", INT16),
         Field("generation_id", INT32, default=-1),
         Field("protocol_type", STRING, "7+", nullable="7+", default=None, ignorable=True),
-        Field("protocol_name", STRING, nullable="7+"),
-        Field("leader", STRING),
+        # Kafka lets only protocol_name be null, and from v7. librdkafka's
+        # mock cluster answers a failed join with null protocol name, leader
+        # and member id in every version.
+        Field("protocol_name", STRING, nullable="0+"),
+        Field("leader", STRING, nullable="0+"),
         Field("skip_assignment", BOOLEAN, "9+", default=False),
-        Field("member_id", STRING),
+        Field("member_id", STRING, nullable="0+"),
         Field("members", Array(Struct(
             "JoinGroupResponseMember",
             Field("member_id", STRING),
@@ -153,7 +158,9 @@ SYNC_GROUP = Api(
         Field("error_code", INT16),
         Field("protocol_type", STRING, "5+", nullable="5+", default=None, ignorable=True),
         Field("protocol_name", STRING, "5+", nullable="5+", default=None, ignorable=True),
-        Field("assignment", BYTES),
+        # Not nullable in Kafka's definition, but librdkafka's mock cluster
+        # answers null to a member given nothing; read as no assignment.
+        Field("assignment", BYTES, nullable="0+"),
     ),
 )
 

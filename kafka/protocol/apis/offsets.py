@@ -124,7 +124,9 @@ OFFSET_FETCH = Api(
                 Field("metadata", STRING, "0-7", nullable="0-7"),
                 Field("error_code", INT16, "0-7"),
             )), "0-7"),
-        )), "0-7"),
+            # Not nullable in Kafka's definition; librdkafka's mock cluster
+            # answers null when asked for every partition.
+        )), "0-7", nullable="0-7"),
         Field("error_code", INT16, "2-7", default=0, ignorable=True),
         Field("groups", Array(Struct(
             "OffsetFetchResponseGroup",
