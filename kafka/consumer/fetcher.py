@@ -19,6 +19,7 @@ from collections import deque
 from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from kafka import errors
+from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.subscription import EARLIEST, SubscriptionState
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
@@ -31,9 +32,6 @@ log = logging.getLogger(__name__)
 
 READ_UNCOMMITTED, READ_COMMITTED = 0, 1
 EARLIEST_TIMESTAMP, LATEST_TIMESTAMP = -2, -1
-
-_REFRESH_CODES = {3, 5, 6, 56, 74, 75, 76}  # unknown topic, no leader, not leader, storage, fenced/unknown epoch
-_OUT_OF_RANGE = 1
 
 
 class ConsumerRecord(NamedTuple):
@@ -245,18 +243,18 @@ class Fetcher:
             return False  # paused or sought elsewhere meanwhile
         code = fetch.error_code
         if code:
-            if code == _OUT_OF_RANGE:
+            action = classify_partition_error(code)
+            if action == RESET:
                 log.info("offset %d out of range for %s-%d; resetting", fetch.fetch_offset, tp[0], tp[1])
                 try:
                     sub.request_reset(tp)
                 except errors.KafkaError as exc:
                     self._pending_error = exc
-            elif code in _REFRESH_CODES:
+            elif action == REFRESH:
                 self.client.cluster.request_update()
-            else:
-                cls = errors.for_code(code)
-                self._pending_error = cls("fetching %s-%d" % tuple(tp))  # type: ignore[misc]
-            return False
+            elif action == RAISE:
+                self._pending_error = partition_error(code, "fetching %s-%d" % tuple(tp))
+            return False  # RETRY: the next fetch asks again
         if fetch.high_watermark >= 0:
             state.highwater = fetch.high_watermark
         if fetch.last_stable_offset >= 0:
