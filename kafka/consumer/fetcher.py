@@ -20,7 +20,9 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optio
 
 from kafka import errors
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
-from kafka.consumer.subscription import EARLIEST, SubscriptionState
+from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP  # noqa: F401 (re-exported)
+from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
+from kafka.consumer.subscription import SubscriptionState
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
@@ -31,7 +33,6 @@ from kafka.structs import OffsetAndTimestamp, TopicPartition
 log = logging.getLogger(__name__)
 
 READ_UNCOMMITTED, READ_COMMITTED = 0, 1
-EARLIEST_TIMESTAMP, LATEST_TIMESTAMP = -2, -1
 
 
 class ConsumerRecord(NamedTuple):
@@ -114,6 +115,7 @@ class Fetcher:
         self._current: Optional[CompletedFetch] = None
         self._in_flight: Dict[int, Future] = {}  # node -> fetch future
         self._pending_error: Optional[BaseException] = None
+        self._resetter = OffsetResetter(client, subscription, self.isolation)
 
     # -- sending -------------------------------------------------------------------------
 
@@ -407,36 +409,24 @@ class Fetcher:
     # -- offsets lookups -------------------------------------------------------------------
 
     def reset_offsets(self, timeout_ms: float) -> None:
-        """Look up positions for partitions awaiting a reset (earliest/latest)."""
-        needed = self.subscription.partitions_needing_reset()
-        if not needed:
-            return
-        timestamps = {tp: EARLIEST_TIMESTAMP if s == EARLIEST else LATEST_TIMESTAMP for tp, s in needed.items()}
-        found = self.list_offsets(timestamps, timeout_ms)
-        for tp, result in found.items():
-            if self.subscription.is_assigned(tp) and tp in needed:
-                self.subscription.seek(tp, result.offset)
+        """Look up positions for partitions awaiting a reset (earliest/latest).
+
+        Waits at most ``timeout_ms``, and never for a partition whose leader
+        is unknown or unreachable: that one is tried again later (see
+        :class:`~kafka.consumer.offset_reset.OffsetResetter`) while the others
+        are fetched. Raises an error no retry can mend.
+        """
+        self._resetter.reset(timeout_ms)
 
     def list_offsets(self, timestamps: Dict[TopicPartition, int], timeout_ms: float) -> Dict[TopicPartition, OffsetAndTimestamp]:
         """ListOffsets by leader: ``{tp: timestamp or -2/-1}`` → offsets (None entries omitted)."""
         items = list(timestamps.items())
-        R = LIST_OFFSETS.Request
 
         def build(node: int, version: int, parts: List[Tuple[TopicPartition, int]]) -> Any:
-            by_topic: Dict[str, List[Any]] = {}
-            for tp, ts in parts:
-                by_topic.setdefault(tp.topic, []).append(R.ListOffsetsTopic.ListOffsetsPartition(
-                    partition_index=tp.partition, timestamp=ts,
-                    current_leader_epoch=self.client.cluster.leader_epoch_for_partition(tp)))
-            return R(replica_id=-1, isolation_level=self.isolation,
-                     topics=[R.ListOffsetsTopic(name=t, partitions=ps) for t, ps in by_topic.items()])
+            return list_offsets_request(self.client, self.isolation, parts)
 
-        def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
-            return {(t.name, p.partition_index): (p.error_code, OffsetAndTimestamp(p.offset, p.timestamp,
-                                                                                   p.leader_epoch))
-                    for t in response.topics for p in t.partitions}
-
-        outcomes = self.client.dispatch_by_leader(LIST_OFFSETS, items, build, parse, timeout_ms=timeout_ms)
+        outcomes = self.client.dispatch_by_leader(LIST_OFFSETS, items, build, list_offsets_results,
+                                                  timeout_ms=timeout_ms)
         found: Dict[TopicPartition, OffsetAndTimestamp] = {}
         for (tp, _ts), outcome in zip(items, outcomes):
             if outcome.error is not None:

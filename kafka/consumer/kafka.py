@@ -286,6 +286,9 @@ class KafkaConsumer(FirstApiMixin):
             if left <= 0:
                 raise errors.KafkaTimeoutError("no position for %s-%d within the timeout" % tp)
             self._update_positions(left)
+            if not state.has_valid_position:
+                # Its leader is unknown or unreachable for now: wait out the retry back-off.
+                self._client.poll(timeout_ms=min(max(left, 0.0), self.config["retry_backoff_ms"]))
         return state.position  # type: ignore[return-value]
 
     def highwater(self, partition: TopicPartition) -> Optional[int]:
