@@ -62,6 +62,9 @@ _new_record = tuple.__new__
 #: Fewest records a v2 batch is decoded by at a time.
 _MIN_CHUNK = 256
 
+#: The largest offset: positions are INT64 on the wire, so a batch must end before it.
+_MAX_OFFSET = 2 ** 63 - 1
+
 
 class CompletedFetch:
     """One partition's part of a Fetch response, consumed record by record."""
@@ -87,6 +90,12 @@ class CompletedFetch:
         self._pending: Optional[List[Any]] = None  # records of the current batch not yet handed out
         self._pending_at = 0
         self._batch_end = 0
+
+
+def _past_max_offset(tp: Tuple[str, int], base_offset: int) -> errors.CorruptRecordError:
+    return errors.CorruptRecordError(
+        "the record batch of %s-%d at offset %d has offsets past the largest one (2**63 - 1)"
+        % (tp[0], tp[1], base_offset))
 
 
 class Fetcher:
@@ -326,6 +335,8 @@ class Fetcher:
         records = MemoryRecords(fetch.records, check_crcs=self.check_crcs)
         for batch in records:
             next_offset = batch.next_offset
+            if next_offset > _MAX_OFFSET:
+                raise _past_max_offset(fetch.tp, batch.base_offset)
             position = state.position
             if next_offset <= position:
                 continue
@@ -380,6 +391,8 @@ class Fetcher:
             size = max(self.max_poll_records, _MIN_CHUNK)
             while True:
                 rows = reader.take(size)
+                if rows and rows[-1][at] >= _MAX_OFFSET:  # a record's offset delta beyond the header's
+                    raise _past_max_offset(prefix[:2], batch.base_offset)
                 end = rows[-1][at] + 1 if reader.remaining else next_offset
                 if rows and rows[0][at] < position:
                     rows = [r for r in rows if r[at] >= position]
