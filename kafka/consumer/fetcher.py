@@ -65,6 +65,14 @@ _MIN_CHUNK = 256
 #: The largest offset: positions are INT64 on the wire, so a batch must end before it.
 _MAX_OFFSET = 2 ** 63 - 1
 
+#: One poll() decompresses at most this many times ``max(fetch_max_bytes,
+#: max_partition_fetch_bytes)`` (plus the batch that crosses the bound); the
+#: batches after it wait, compressed, for the next poll.
+DECOMPRESSION_RATIO = 4
+
+#: What :meth:`Fetcher._records` yields instead of a batch when the poll's decompression budget is spent.
+_OUT_OF_BUDGET = ([], -1)
+
 
 class CompletedFetch:
     """One partition's part of a Fetch response, consumed record by record."""
@@ -125,6 +133,9 @@ class Fetcher:
         self._in_flight: Dict[int, Future] = {}  # node -> fetch future
         self._pending_error: Optional[BaseException] = None
         self._resetter = OffsetResetter(client, subscription, self.isolation)
+        #: Bytes compressed batches may decompress to in one poll, and how many they did so far.
+        self.decompression_budget = DECOMPRESSION_RATIO * max(fetch_max_bytes, max_partition_fetch_bytes)
+        self._decompressed = 0
 
     # -- sending -------------------------------------------------------------------------
 
@@ -224,6 +235,7 @@ class Fetcher:
             raise error
         limit = max_records or self.max_poll_records
         out: Dict[TopicPartition, List[ConsumerRecord]] = {}
+        self._decompressed = 0
         while limit > 0:
             current = self._current
             if current is None:
@@ -237,8 +249,10 @@ class Fetcher:
             if taken:
                 out.setdefault(current.tp, []).extend(taken)
                 limit -= len(taken)
-            else:
+            elif self._decompressed < self.decompression_budget:
                 self._current = None
+            if self._decompressed >= self.decompression_budget:
+                break  # the rest stays buffered, compressed, for the next poll
         return out
 
     def _start(self, fetch: CompletedFetch) -> bool:
@@ -297,7 +311,7 @@ class Fetcher:
                     # Hand out what came before it first; the error comes with the next poll.
                     self._pending_error = exc
                     break
-                if chunk is None:
+                if chunk is None or chunk is _OUT_OF_BUDGET:
                     break
                 records, batch_end = chunk
                 if not records:  # a control batch, an aborted batch, or records before the position
@@ -353,6 +367,8 @@ class Fetcher:
                 if batch.producer_id in aborted_pids:
                     yield [], next_offset
                     continue
+            if batch.compression_type and self._decompressed >= self.decompression_budget:
+                yield _OUT_OF_BUDGET  # this batch is decompressed by the next poll
             epoch = getattr(batch, "partition_leader_epoch", -1)
             plain = key_des is None and value_des is None
             for chunk, chunk_end in self._chunks(batch, plain, (topic, partition, epoch), position, next_offset):
@@ -388,6 +404,8 @@ class Fetcher:
         at = 3 if plain else 0  # where the offset is in a row
         if isinstance(batch, RecordBatch):
             reader = batch.row_reader(ConsumerRecord, prefix) if plain else batch.row_reader()
+            if batch.compression_type:
+                self._decompressed += reader.body_size
             size = max(self.max_poll_records, _MIN_CHUNK)
             while True:
                 rows = reader.take(size)

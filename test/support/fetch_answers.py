@@ -9,6 +9,7 @@ at whatever version the client sent, by topic name or topic id.
 
 from __future__ import annotations
 
+import gzip
 import struct
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
@@ -77,3 +78,29 @@ def with_header(batch: bytes, *, last_offset_delta: Optional[int] = None) -> byt
         struct.pack_into(">i", data, 23, last_offset_delta)
     struct.pack_into(">I", data, 17, crc32c(bytes(data[21:])))
     return bytes(data)
+
+
+def _varint(value: int) -> bytes:
+    """Zig-zag varint, as record fields are written."""
+    n = (value << 1) ^ (value >> 63)
+    out = bytearray()
+    while True:
+        byte = n & 0x7F
+        n >>= 7
+        if n:
+            out.append(byte | 0x80)
+        else:
+            out.append(byte)
+            return bytes(out)
+
+
+def gzip_batch(base_offset: int, values: Sequence[bytes], timestamp: int = 1000) -> bytes:
+    """A v2 batch of ``values`` (null keys, no headers), its records gzip-compressed, built from the spec."""
+    records = b""
+    for delta, value in enumerate(values):
+        body = (b"\x00" + _varint(0) + _varint(delta) + _varint(-1) + _varint(len(value)) + value + _varint(0))
+        records += _varint(len(body)) + body
+    after_crc = (struct.pack(">hiqqqhii", 1, len(values) - 1, timestamp, timestamp, -1, -1, -1, len(values))
+                 + gzip.compress(records))
+    return (struct.pack(">qiib", base_offset, len(after_crc) + 9, -1, 2) + struct.pack(">I", crc32c(after_crc))
+            + after_crc)
