@@ -20,7 +20,6 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optio
 
 from kafka import errors
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
-from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP  # noqa: F401 (re-exported)
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.subscription import SubscriptionState
 from kafka.future import Future

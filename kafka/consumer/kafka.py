@@ -18,8 +18,9 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
 from kafka import errors
 from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
-from kafka.consumer.fetcher import ConsumerRecord, Fetcher, EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
+from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.first_api import FirstApiMixin
+from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
 
