@@ -194,7 +194,10 @@ class Fetcher:
         self._in_flight.pop(node, None)
         if response.error_code:
             log.debug("fetch from node %s failed: error %d", node, response.error_code)
-            self.client.cluster.request_update()
+            if classify_partition_error(response.error_code) == RAISE:
+                self._pending_error = partition_error(response.error_code, "fetching from node %s" % node)
+            else:
+                self.client.cluster.request_update()
             return
         names = {}
         for tp in offsets:

@@ -93,3 +93,30 @@ def test_unknown_topic_id_refreshes_metadata_and_fetches_again(fetch_versions):
             assert len(peer.received("Metadata")) > metadata_before
         finally:
             consumer.close()
+
+
+def test_an_error_for_the_whole_answer_that_no_retry_mends_reaches_the_application():
+    with ScriptedPeer(topics={"t": 1}) as peer:
+        peer.on("Fetch", lambda request: {"error_code": errors.ClusterAuthorizationFailedError.errno,
+                                          "responses": []})
+        consumer = _consumer(peer)
+        try:
+            deadline = time.monotonic() + 10
+            with pytest.raises(errors.ClusterAuthorizationFailedError):
+                while time.monotonic() < deadline:
+                    consumer.poll(timeout_ms=100)
+        finally:
+            consumer.close()
+
+
+def test_a_retriable_error_for_the_whole_answer_is_retried():
+    failures = [errors.FetchSessionIdNotFoundError.errno] * 2
+    with ScriptedPeer(topics={"t": 1}, api_versions={"Fetch": (7, 12)}) as peer:
+        answer = fetch_handler(peer, {"t": {0: ServedLog([_batch(0, [b"a"])])}})
+        peer.on("Fetch", lambda request: {"error_code": failures.pop(), "responses": []} if failures
+                else answer(request))
+        consumer = _consumer(peer)
+        try:
+            assert [r.value for r in _poll_until(consumer, 1, 10)] == [b"a"]
+        finally:
+            consumer.close()
