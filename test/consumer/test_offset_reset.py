@@ -92,6 +92,10 @@ def test_a_retriable_list_offsets_error_is_retried_while_the_other_partition_is_
             assert P1 not in got
             asked = len(peer.received("ListOffsets"))
             _collect(consumer, got, lambda: len(peer.received("ListOffsets")) > asked, 10)  # retried, in the background
+            started = time.monotonic()
+            with pytest.raises(errors.KafkaTimeoutError):
+                consumer.position(P1, timeout_ms=300)  # waits for the lookup, as long as it is told
+            assert time.monotonic() - started < 5
             codes[1] = 0  # the partition's leader is back
             _collect(consumer, got, lambda: len(got.get(P1, [])) == 1, 10)
             assert got == {P0: [0, 1], P1: [0]}
