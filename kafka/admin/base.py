@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable, Dict, Hashable, List, Optional, Sequence, Tuple
+import uuid
+from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 from kafka import errors
 from kafka.client import KafkaClient
@@ -212,6 +213,29 @@ class AdminBase:
                 names = [METADATA.Request.MetadataRequestTopic(name=t) for t in topics]
             return METADATA.Request(topics=names, allow_auto_topic_creation=False)
         return self._send_any(METADATA, build, timeout_ms)
+
+    def _topic_ids(self, topics: Optional[Iterable[str]]) -> Dict[str, Optional[uuid.UUID]]:
+        """The id of each of ``topics`` (every topic when None) as Metadata tells it now.
+
+        A topic without an id (it does not exist, or the broker's Metadata
+        predates ids) maps to None; so does every topic when the Metadata
+        request fails, leaving callers to name topics instead.
+        """
+        names = None if topics is None else sorted(set(topics))
+        if names == []:
+            return {}
+        ids: Dict[str, Optional[uuid.UUID]] = dict.fromkeys(names or ())
+        try:
+            response = self._metadata(names)
+        except errors.KafkaError as exc:
+            log.debug("no topic ids: metadata failed: %s", exc)
+            return ids
+        for topic in response.topics or ():
+            if not topic.name or (names is not None and topic.name not in ids):
+                continue
+            tid = getattr(topic, "topic_id", None)
+            ids[topic.name] = tid if not topic.error_code and tid is not None and tid.int else None
+        return ids
 
 
 __all__ = ["AdminBase", "ADMIN_CONFIG", "broker_error"]

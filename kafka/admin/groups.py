@@ -8,16 +8,21 @@ groups it coordinates.
 
 from __future__ import annotations
 
+import logging
 import struct
+import uuid
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafka import errors
 from kafka.admin.base import AdminBase, broker_error
 from kafka.admin.resources import check_partitions
 from kafka.admin.results import GroupDescription, GroupListing, MemberDescription, finish
+from kafka.client import topic_ids
 from kafka.protocol.apis import (DELETE_GROUPS, DESCRIBE_GROUPS, LIST_GROUPS, OFFSET_COMMIT, OFFSET_DELETE,
                                  OFFSET_FETCH)
 from kafka.structs import OffsetAndMetadata, TopicPartition
+
+log = logging.getLogger(__name__)
 
 _COORDINATOR_MOVED = (errors.NotCoordinatorError.errno, errors.CoordinatorNotAvailableError.errno,
                       errors.CoordinatorLoadInProgressError.errno)
@@ -79,12 +84,13 @@ class GroupsMixin(AdminBase):
     """Consumer group administration."""
 
     def _to_coordinator(self, group_id: str, api: Any, build: Any, error_code: Any,
-                        timeout_ms: Optional[float] = None) -> Tuple[int, Any]:
+                        timeout_ms: Optional[float] = None, max_version: Optional[int] = None) -> Tuple[int, Any]:
         """Send to ``group_id``'s coordinator; return ``(node_id, response)``."""
         self._check_open()
         client = self._client
         response = client.send_to_coordinator(group_id, api, build, error_code,
-                                               timeout_ms=timeout_ms or self.config["request_timeout_ms"])
+                                               timeout_ms=timeout_ms or self.config["request_timeout_ms"],
+                                               max_version=max_version)
         node = client.cluster.coordinator_for_group(group_id)
         return (-1 if node is None else node), response
 
@@ -176,11 +182,14 @@ class GroupsMixin(AdminBase):
         check_group_id(group_id)
         wanted = None if partitions is None else check_partitions(partitions, "list_consumer_group_offsets")
         R = OFFSET_FETCH.Request
+        # From v10 topics go by id both ways: the names of the group's topics
+        # in the answer come from these ids.
+        ids = self._topic_ids(None if wanted is None else (tp.topic for tp in wanted))
 
         def build(version: int) -> Any:
             if version >= 8:
                 topics = None if wanted is None else [
-                    R.OffsetFetchRequestGroup.OffsetFetchRequestTopics(name=t, partition_indexes=ps)
+                    R.OffsetFetchRequestGroup.OffsetFetchRequestTopics(name=t, topic_id=ids[t], partition_indexes=ps)
                     for t, ps in _by_topic(wanted).items()]
                 return R(groups=[R.OffsetFetchRequestGroup(group_id=group_id, topics=topics)],
                          require_stable=False)
@@ -196,8 +205,10 @@ class GroupsMixin(AdminBase):
                 return response.groups[0].error_code
             return response.error_code or 0
 
-        _, response = self._to_coordinator(group_id, OFFSET_FETCH, build, error_code)
+        _, response = self._to_coordinator(group_id, OFFSET_FETCH, build, error_code,
+                                           max_version=topic_ids.name_only_cap(OFFSET_FETCH, ids))
         topics = response.groups[0].topics if response.groups else response.topics
+        by_id = topic_ids.names_by_id(ids)
         if topics is None and wanted is None:
             # A broker that cannot list "every partition" (librdkafka's mock
             # answers a null array): ask for every partition of every topic.
@@ -207,8 +218,12 @@ class GroupsMixin(AdminBase):
             return {tp: o for tp, o in found.items() if isinstance(o, BaseException) or o.offset >= 0}
         results: Dict[TopicPartition, Any] = {}
         for t in topics or ():
+            name = topic_ids.response_topic(t, "name", by_id)
+            if name is None:
+                log.debug("group %s has offsets for topic id %s, which no topic has now", group_id, t.topic_id)
+                continue
             for p in t.partitions:
-                tp = TopicPartition(t.name, p.partition_index)
+                tp = TopicPartition(name, p.partition_index)
                 if p.error_code:
                     results[tp] = broker_error(p.error_code, None, "%s-%d" % tp)
                 else:
@@ -243,18 +258,21 @@ class GroupsMixin(AdminBase):
             plan[tp] = value
         R = OFFSET_COMMIT.Request
         T = R.OffsetCommitRequestTopic
+        ids = self._topic_ids(tp.topic for tp in plan)
 
         def build(version: int) -> Any:
             topics = []
             for topic, parts in _by_topic(plan).items():
-                topics.append(T(name=topic, partitions=[T.OffsetCommitRequestPartition(
+                topics.append(T(name=topic, topic_id=ids[topic], partitions=[T.OffsetCommitRequestPartition(
                     partition_index=p, committed_offset=plan[TopicPartition(topic, p)].offset,
                     committed_leader_epoch=plan[TopicPartition(topic, p)].leader_epoch,
                     committed_metadata=plan[TopicPartition(topic, p)].metadata or "") for p in parts]))
             return R(group_id=group_id, generation_id_or_member_epoch=-1, member_id="", topics=topics)
 
-        _, response = self._to_coordinator(group_id, OFFSET_COMMIT, build, _coordinator_code_in_partitions)
-        return finish("alter_consumer_group_offsets", _partition_results(response, plan), raise_error)
+        _, response = self._to_coordinator(group_id, OFFSET_COMMIT, build, _coordinator_code_in_partitions,
+                                           max_version=topic_ids.name_only_cap(OFFSET_COMMIT, ids))
+        return finish("alter_consumer_group_offsets",
+                      _partition_results(response, plan, topic_ids.names_by_id(ids)), raise_error)
 
     def delete_consumer_group_offsets(self, group_id: str, partitions: Sequence[TopicPartition],
                                       raise_error: bool = True) -> Dict[TopicPartition, Optional[BaseException]]:
@@ -292,11 +310,13 @@ def _coordinator_code_in_partitions(response: Any) -> int:
     return 0
 
 
-def _partition_results(response: Any, wanted: Iterable[TopicPartition]) -> Dict[TopicPartition, Any]:
+def _partition_results(response: Any, wanted: Iterable[TopicPartition],
+                       by_id: Optional[Mapping[uuid.UUID, str]] = None) -> Dict[TopicPartition, Any]:
     results: Dict[TopicPartition, Any] = {}
     for t in response.topics:
+        name = topic_ids.response_topic(t, "name", by_id or {})
         for p in t.partitions:
-            tp = TopicPartition(t.name, p.partition_index)
+            tp = TopicPartition(name, p.partition_index)
             results[tp] = broker_error(p.error_code, None, "%s-%d" % tp) if p.error_code else None
     out: Dict[TopicPartition, Any] = {}
     for tp in wanted:

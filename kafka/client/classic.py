@@ -57,6 +57,7 @@ import uuid
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
 from kafka import errors
+from kafka.client import topic_ids
 from kafka.client.network import DEFAULT_CONFIG
 from kafka.cluster import COORDINATOR_GROUP
 from kafka.common import (
@@ -630,7 +631,8 @@ class ClassicClientMixin:
                 if not self.await_ready(node_id, left_ms):  # type: ignore[attr-defined]
                     raise self.connection_error(node_id) or errors.NodeNotReadyError(  # type: ignore[attr-defined]
                         "node %s did not become ready" % node_id)
-                version = self.api_version(PRODUCE, node_id)  # type: ignore[attr-defined]
+                version = topic_ids.choose_version(self, PRODUCE, node_id, topic_ids.ids_by_name(
+                    self.cluster, {keys[i][0] for i in indexes}))
                 request = build(version, [(TopicPartition(*keys[i]), payloads[i]) for i in indexes])
                 future = self.send(node_id, request, api=PRODUCE, version=version,  # type: ignore[attr-defined]
                                    expect_response=False)
@@ -760,6 +762,7 @@ class ClassicClientMixin:
             return []
         self._ensure_open()
         group_name = _text(group, "group")
+        max_version = self._name_only_cap(api, {_name(p.topic) for p in payloads})
 
         def error_code(response: Any) -> int:
             results, group_error = parse(response)
@@ -774,7 +777,7 @@ class ClassicClientMixin:
         try:
             response = self.send_to_coordinator(  # type: ignore[attr-defined]
                 group_name, api, build, error_code, key_type=COORDINATOR_GROUP,
-                timeout_ms=self.config["request_timeout_ms"], retries=self.classic_retries)
+                timeout_ms=self.config["request_timeout_ms"], retries=self.classic_retries, max_version=max_version)
         except errors.KafkaError as exc:
             outcomes = [(exc, None)] * len(payloads)
         else:
@@ -794,12 +797,20 @@ class ClassicClientMixin:
                                                           % ((api.name,) + key)), None))
         return self._finish(payloads, outcomes, error_response, fail_on_error, callback)
 
-    def _ensure_topic_ids(self, version: int, first_id_version: int, names: Iterable[str]) -> None:
-        if version < first_id_version:
-            return
-        missing = [n for n in names if self.cluster.topic_id(n) is None]
-        if missing:
-            self.ensure_topics(missing, self.config["request_timeout_ms"])  # type: ignore[attr-defined]
+    def _name_only_cap(self, api: Api, names: Iterable[str]) -> Optional[int]:
+        """The version of ``api`` not to exceed for ``names``: below the id-only versions unless all have ids.
+
+        Topics without an id are looked up first (an unknown topic keeps none).
+        """
+        names = sorted(set(names))
+        if topic_ids.name_only_cap(api, topic_ids.ids_by_name(self.cluster, names)) is None:
+            return None
+        try:
+            self.ensure_topics([n for n in names if self.cluster.topic_id(n) is None],  # type: ignore[attr-defined]
+                               self.config["request_timeout_ms"])
+        except errors.KafkaError as exc:
+            log.debug("no topic ids for %s: %s", names, exc)
+        return topic_ids.name_only_cap(api, topic_ids.ids_by_name(self.cluster, names))
 
     def send_offset_commit_request(self, group: Any, payloads: Any = (), fail_on_error: bool = True,
                                    callback: Callback = None) -> List[Any]:
@@ -816,7 +827,6 @@ class ClassicClientMixin:
         ids: Dict[uuid.UUID, str] = {}
 
         def build(version: int) -> Any:
-            self._ensure_topic_ids(version, 10, grouped)
             Topic = OFFSET_COMMIT.Request.OffsetCommitRequestTopic
             topics = []
             for name, parts in grouped.items():
@@ -859,7 +869,6 @@ class ClassicClientMixin:
         ids: Dict[uuid.UUID, str] = {}
 
         def build(version: int) -> Any:
-            self._ensure_topic_ids(version, 10, grouped)
             for name in grouped:
                 ids[self._topic_id(name)] = name
             if version >= 8:

@@ -16,6 +16,7 @@ import time
 from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from kafka import errors
+from kafka.client import topic_ids
 from kafka.client.network import NetworkClient
 from kafka.cluster import COORDINATOR_GROUP, COORDINATOR_TRANSACTION
 from kafka.future import Future
@@ -304,7 +305,9 @@ class RoutingClient(NetworkClient):
                     if not self.await_ready(node_id, min(self._left_ms(deadline),
                                                          self.config["socket_connection_setup_timeout_ms"])):
                         raise self.connection_error(node_id) or errors.NodeNotReadyError("node %s" % node_id)
-                    version = self.api_version(api, node_id)
+                    # Below the versions that name topics by id only, when one has no id.
+                    version = topic_ids.choose_version(self, api, node_id, topic_ids.ids_by_name(
+                        self.cluster, {items[i][0][0] for i in indexes}))
                     request = build(node_id, version, [(TopicPartition(*items[i][0]), items[i][1]) for i in indexes])
                     sent.append((node_id, indexes, self.send(node_id, request, api=api, version=version)))
                 except errors.KafkaError as exc:

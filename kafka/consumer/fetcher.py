@@ -15,10 +15,12 @@ from __future__ import annotations
 
 import heapq
 import logging
+import uuid
 from collections import deque
 from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
 
 from kafka import errors
+from kafka.client import topic_ids
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.subscription import SubscriptionState
@@ -164,16 +166,23 @@ class Fetcher:
         for node, partitions in by_node.items():
             if not self.client.ready(node):
                 continue
-            request, offsets = self._fetch_request(partitions)
-            future = self.client.send(node, request, api=FETCH)
+            request, offsets, ids = self._fetch_request(partitions)
+            try:
+                api_version = topic_ids.choose_version(self.client, FETCH, node, ids)
+            except errors.KafkaError as exc:
+                log.debug("not fetching from node %s: %s", node, exc)
+                cluster.request_update()
+                continue
+            future = self.client.send(node, request, api=FETCH, version=api_version)
             version = self.subscription.assignment_version
-            future.add_callback(self._on_fetch, node, offsets, version)
+            future.add_callback(self._on_fetch, node, offsets, version, topic_ids.names_by_id(ids))
             future.add_errback(self._on_fetch_error, node)
             self._in_flight[node] = future
             sent += 1
         return sent
 
-    def _fetch_request(self, partitions: List[TopicPartition]) -> Tuple[Any, Dict[TopicPartition, int]]:
+    def _fetch_request(self, partitions: List[TopicPartition]) -> Tuple[Any, Dict[TopicPartition, int],
+                                                                       Dict[str, Optional[uuid.UUID]]]:
         cluster = self.client.cluster
         by_topic: Dict[str, List[Any]] = {}
         offsets: Dict[TopicPartition, int] = {}
@@ -183,14 +192,16 @@ class Fetcher:
             by_topic.setdefault(tp.topic, []).append(FETCH.Request.FetchTopic.FetchPartition(
                 partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
                 fetch_offset=state.position, partition_max_bytes=self.max_partition_fetch_bytes))
+        ids = topic_ids.ids_by_name(cluster, by_topic)
         request = FETCH.Request(
             replica_id=-1, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
             max_bytes=self.fetch_max_bytes, isolation_level=self.isolation,
-            topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=cluster.topic_id(topic), partitions=parts)
+            topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=ids[topic], partitions=parts)
                     for topic, parts in by_topic.items()])
-        return request, offsets
+        return request, offsets, ids
 
-    def _on_fetch(self, node: int, offsets: Dict[TopicPartition, int], version: int, response: Any) -> None:
+    def _on_fetch(self, node: int, offsets: Dict[TopicPartition, int], version: int,
+                  by_id: Dict[uuid.UUID, str], response: Any) -> None:
         self._in_flight.pop(node, None)
         if response.error_code:
             log.debug("fetch from node %s failed: error %d", node, response.error_code)
@@ -199,13 +210,9 @@ class Fetcher:
             else:
                 self.client.cluster.request_update()
             return
-        names = {}
-        for tp in offsets:
-            tid = self.client.cluster.topic_id(tp.topic)
-            if tid is not None:
-                names[tid] = tp.topic
         for topic_response in response.responses:
-            topic = topic_response.topic or names.get(topic_response.topic_id)
+            # v13+ answers name topics by the ids the request carried.
+            topic = topic_ids.response_topic(topic_response, "topic", by_id)
             for part in topic_response.partitions:
                 tp = TopicPartition(topic, part.partition_index)
                 if tp not in offsets:

@@ -14,7 +14,7 @@ import time
 from typing import Any, Callable, Dict, List, Optional
 
 from kafka import errors
-from kafka.client import KafkaClient
+from kafka.client import KafkaClient, topic_ids
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import ProducerBatch
 from kafka.producer.idempotence import ProducerIdentity
@@ -152,15 +152,19 @@ class Sender(threading.Thread):
             by_topic.setdefault(batch.topic_partition.topic, []).append(
                 PRODUCE.Request.TopicProduceData.PartitionProduceData(
                     index=batch.topic_partition.partition, records=batch.encode(self.compression_type)))
-        cluster = self.client.cluster
+        ids = topic_ids.ids_by_name(self.client.cluster, by_topic)
+        try:
+            version = topic_ids.choose_version(self.client, PRODUCE, node, ids)
+        except errors.KafkaError as exc:
+            self._on_failure(node, batches, exc)
+            return
         request = PRODUCE.Request(
             transactional_id=identity.transactional_id if identity is not None else None,
             acks=self.acks, timeout_ms=self.request_timeout_ms,
-            topic_data=[PRODUCE.Request.TopicProduceData(name=topic, topic_id=cluster.topic_id(topic),
-                                                         partition_data=parts)
+            topic_data=[PRODUCE.Request.TopicProduceData(name=topic, topic_id=ids[topic], partition_data=parts)
                         for topic, parts in by_topic.items()])
         expect_response = self.acks != 0
-        future = self.client.send(node, request, api=PRODUCE, expect_response=expect_response)
+        future = self.client.send(node, request, api=PRODUCE, version=version, expect_response=expect_response)
         if not expect_response:
             # acks=0: nothing comes back. The future resolves once the whole
             # request is written to the socket, and fails if the connection
@@ -168,7 +172,7 @@ class Sender(threading.Thread):
             # and close() wait for them.
             future.add_callback(self._on_written, batches)
         else:
-            future.add_callback(self._on_response, node, batches)
+            future.add_callback(self._on_response, node, batches, topic_ids.names_by_id(ids))
         future.add_errback(self._on_failure, node, batches)
 
     def _on_written(self, batches: List[ProducerBatch], _response: Any) -> None:
@@ -182,11 +186,13 @@ class Sender(threading.Thread):
             self._retry_or_fail(batch, exc, now)
         self.client.cluster.request_update()
 
-    def _on_response(self, node: int, batches: List[ProducerBatch], response: Any) -> None:
+    def _on_response(self, node: int, batches: List[ProducerBatch], by_id: Dict[Any, str], response: Any) -> None:
         results: Dict[tuple, Any] = {}
         for topic_response in response.responses:
+            # v13+ answers name topics by the ids the request carried.
+            topic = topic_ids.response_topic(topic_response, "name", by_id)
             for part in topic_response.partition_responses:
-                results[(topic_response.name, part.index)] = part
+                results[(topic, part.index)] = part
         now = time.monotonic()
         refresh = False
         for batch in batches:

@@ -3,8 +3,9 @@
 * :func:`crc32` -- CRC-32 (IEEE 802.3), the checksum of message format v0/v1;
   always :func:`zlib.crc32`.
 * :func:`crc32c` -- CRC-32C (Castagnoli), the checksum of record batch v2.
-  The ``crc32c`` package is used when it is importable; otherwise a pure
-  Python implementation that gives the same results is used.
+  The ``crc32c`` package is used when it is importable, else ``crcmod``'s C
+  extension, else a pure-Python implementation that gives the same results
+  (:data:`CRC32C_BACKEND` tells which).
 
 Both take any bytes-like object and an optional running value, so that
 ``crcX(b + c) == crcX(c, crcX(b))``.
@@ -33,11 +34,11 @@ from __future__ import annotations
 
 import platform
 import zlib
-from typing import Dict, List, Optional, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union
 
 BytesLike = Union[bytes, bytearray, memoryview]
 
-__all__ = ["crc32", "crc32c", "crc32c_pure", "CRC32C_ACCELERATED"]
+__all__ = ["crc32", "crc32c", "crc32c_pure", "CRC32C_ACCELERATED", "CRC32C_BACKEND"]
 
 
 def crc32(data: BytesLike, value: int = 0) -> int:
@@ -233,19 +234,47 @@ def crc32c_pure(data: BytesLike, value: int = 0) -> int:
     return _crc32c_lanes(data, value)
 
 
-try:
-    from crc32c import crc32c as _crc32c_accel  # type: ignore[import-not-found]
-except ImportError:  # pragma: no cover - depends on the environment
-    _crc32c_accel = None
+def _crc32c_from_crc32c_package() -> Optional[Callable[[BytesLike, int], int]]:
+    try:
+        from crc32c import crc32c as function  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return function  # type: ignore[no-any-return]
 
-#: True when the ``crc32c`` package (C implementation) is in use.
-CRC32C_ACCELERATED = _crc32c_accel is not None
 
-if _crc32c_accel is not None:
+def _crc32c_from_crcmod() -> Optional[Callable[[BytesLike, int], int]]:
+    # crcmod falls back to a pure-Python loop when its C extension did not
+    # build; that loop is slower than crc32c_pure, so only the extension counts.
+    try:
+        import crcmod._crcfunext  # type: ignore[import-not-found]  # noqa: F401
+        from crcmod.predefined import mkCrcFun  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    return mkCrcFun("crc-32c")  # type: ignore[no-any-return]
+
+
+def _choose_backend() -> Tuple[str, Callable[[BytesLike, int], int]]:
+    # Fastest first: crc32c uses the CPU's CRC instructions (about 30 GB/s
+    # here), crcmod's C table loop about 0.5 GB/s, crc32c_pure 0.17 GB/s.
+    for name, load in (("crc32c", _crc32c_from_crc32c_package), ("crcmod", _crc32c_from_crcmod)):
+        function = load()
+        if function is not None:
+            return name, function
+    return "pure-python", crc32c_pure
+
+
+#: Which implementation :func:`crc32c` uses: ``"crc32c"`` (the crc32c
+#: package), ``"crcmod"`` (crcmod's C extension) or ``"pure-python"``.
+CRC32C_BACKEND, _crc32c_impl = _choose_backend()
+
+#: True when a C implementation of CRC-32C is in use.
+CRC32C_ACCELERATED = CRC32C_BACKEND != "pure-python"
+
+if CRC32C_ACCELERATED:
 
     def crc32c(data: BytesLike, value: int = 0) -> int:
         """Return the CRC-32C (Castagnoli) of ``data``, continuing from ``value``."""
-        return _crc32c_accel(data, value)
+        return _crc32c_impl(data, value)
 
 else:  # pragma: no cover - depends on the environment
     crc32c = crc32c_pure

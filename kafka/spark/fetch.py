@@ -18,7 +18,7 @@ import time
 from typing import Any, Iterator, List, Optional, Tuple
 
 from kafka import errors
-from kafka.client import KafkaClient
+from kafka.client import KafkaClient, topic_ids
 from kafka.consumer.fetch_errors import OK, RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.protocol.apis import FETCH
 from kafka.record import MemoryRecords
@@ -43,13 +43,15 @@ class RangeFetcher:
         if not client.await_ready(node, self.timeout_ms):
             raise errors.NodeNotReadyError("kafkawire: leader %s of %s-%d is not reachable" % (node, tp[0], tp[1]))
         cluster = client.cluster
+        ids = topic_ids.ids_by_name(cluster, [tp.topic])
+        version = topic_ids.choose_version(client, FETCH, node, ids)
         R = FETCH.Request
         request = R(replica_id=-1, max_wait_ms=self.max_wait_ms, min_bytes=1, max_bytes=self.max_partition_bytes,
                     isolation_level=0, topics=[R.FetchTopic(
-                        topic=tp.topic, topic_id=cluster.topic_id(tp.topic), partitions=[R.FetchTopic.FetchPartition(
+                        topic=tp.topic, topic_id=ids[tp.topic], partitions=[R.FetchTopic.FetchPartition(
                             partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
                             fetch_offset=offset, partition_max_bytes=self.max_partition_bytes)])])
-        future = client.send(node, request, api=FETCH)
+        future = client.send(node, request, api=FETCH, version=version)
         client.poll(timeout_ms=0)  # put the request on the wire now, so the broker works meanwhile
         return offset, future
 

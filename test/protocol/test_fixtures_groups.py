@@ -704,7 +704,7 @@ def test_declared_ranges():
         SYNC_GROUP: (0, 5, 4, 0, "group_coordinator"),
         DESCRIBE_GROUPS: (0, 6, 5, 0, "group_coordinator"),
         LIST_GROUPS: (0, 5, 3, 0, "any"),
-        DELETE_GROUPS: (0, 2, 2, 1, "group_coordinator"),
+        DELETE_GROUPS: (0, 2, 2, 0, "group_coordinator"),
         CONSUMER_GROUP_HEARTBEAT: (0, 1, 0, 0, "group_coordinator"),
         CONSUMER_GROUP_DESCRIBE: (0, 1, 0, 0, "group_coordinator"),
     }
@@ -714,7 +714,7 @@ def test_declared_ranges():
 
 
 def test_removed_version_still_decodes():
-    # DeleteGroups v0 was dropped by Kafka 4.0 but has v1's layout.
+    # DeleteGroups v0 has the same layout as v1.
     assert DELETE_GROUPS.decode_response(h(DEL_RESP_V1_HEX), 0) == DEL_RESP_V1
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -20,12 +19,13 @@ IDS = ["%s-v%d" % (a.name, v) for a, v in CASES]
 
 
 def _decode_or_our_error(api, version, data):
-    started = time.monotonic()
+    # How long an input takes is measured by benchmarks/decoders.py, not here:
+    # a wall-clock limit would fail on a loaded machine. A hang still fails
+    # through pytest's timeout.
     try:
         api.decode_response(data, version)
     except KafkaError:
         pass
-    assert time.monotonic() - started < 1.0, "decoder took too long on %d bytes" % len(data)
 
 
 @pytest.mark.parametrize("api,version", CASES, ids=IDS)

@@ -68,3 +68,27 @@ def test_accepts_bytes_like():
     assert crc.crc32c_pure(bytearray(data)) == expected
     assert crc.crc32c_pure(memoryview(data)) == expected
     assert crc.crc32c(memoryview(data)[10:]) == crc.crc32c(data[10:])
+
+
+@pytest.mark.parametrize("name, load", [("crc32c", crc._crc32c_from_crc32c_package),
+                                        ("crcmod", crc._crc32c_from_crcmod)])
+def test_each_c_backend_gives_the_specified_check_value_and_chains(name, load):
+    function = load()
+    if function is None:
+        pytest.skip("%s is not installed" % name)
+    # RFC 3720 B.4 / the CRC catalogue's check value for CRC-32C
+    assert function(b"123456789", 0) == 0xE3069283
+    data = random.Random(7).randbytes(70_000) if hasattr(random.Random, "randbytes") else os.urandom(70_000)
+    assert function(data, 0) == crc.crc32c_pure(data)
+    assert function(data[1234:], function(data[:1234], 0)) == crc.crc32c_pure(data)
+    assert function(memoryview(data)[5:], 0) == crc.crc32c_pure(data[5:])
+
+
+def test_the_fastest_installed_backend_is_chosen():
+    if crc._crc32c_from_crc32c_package() is not None:
+        assert crc.CRC32C_BACKEND == "crc32c"
+    elif crc._crc32c_from_crcmod() is not None:
+        assert crc.CRC32C_BACKEND == "crcmod"
+    else:
+        assert crc.CRC32C_BACKEND == "pure-python"
+    assert crc.CRC32C_ACCELERATED == (crc.CRC32C_BACKEND != "pure-python")

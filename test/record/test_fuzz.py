@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 import struct
-import time
+import tracemalloc
 
 import pytest
 from hypothesis import given, settings
@@ -28,7 +28,6 @@ from kafka.record import (
 from kafka.record.record import ControlRecordType, encode_control_key, encode_marker_value
 
 T = 1_700_000_000_000
-MAX_SECONDS_PER_INPUT = 2.0
 # Keep decompression small so a fuzzed length cannot make a case slow.
 MAX_OUTPUT = 1 << 20
 
@@ -58,14 +57,11 @@ def direct(data: bytes) -> None:
 
 
 def assert_only_kafka_errors(data: bytes) -> None:
-    start = time.perf_counter()
     for fn in (consume, direct):
         try:
             fn(data)
         except KafkaError:
             pass
-    elapsed = time.perf_counter() - start
-    assert elapsed < MAX_SECONDS_PER_INPUT, "input took %.2fs: %r" % (elapsed, data[:64])
 
 
 def _codecs():
@@ -189,10 +185,15 @@ def _v2_with_records(records: bytes, count: int) -> bytes:
     ],
 )
 def test_huge_and_negative_lengths(records, count):
-    start = time.perf_counter()
-    with pytest.raises(KafkaError):
-        list(RecordBatch(_v2_with_records(records, count)))
-    assert time.perf_counter() - start < 1.0
+    data = _v2_with_records(records, count)
+    tracemalloc.start()
+    try:
+        with pytest.raises(KafkaError):
+            list(RecordBatch(data))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 1 << 20, "a claimed length made the reader allocate %d bytes" % peak
 
 
 def test_legacy_huge_lengths():

@@ -3,12 +3,14 @@
 from kafka.protocol.schema import Api, Field, Route, Struct
 from kafka.protocol.types import Array, INT16, INT32, INT64, BOOLEAN, STRING
 
+# v3 goes flexible and names the client software (KIP-511); v4 only lets
+# SupportedFeatures.MinVersion be 0 (KAFKA-17011).
 API_VERSIONS = Api(
-    "ApiVersions", 18, (0, 5), flexible=3, route=Route.CONNECTION,
+    "ApiVersions", 18, (0, 4), flexible=3, route=Route.CONNECTION,
     request=Struct(
         "ApiVersionsRequest",
-        Field("client_software_name", STRING, "3+"),
-        Field("client_software_version", STRING, "3+"),
+        Field("client_software_name", STRING, "3+", ignorable=True),
+        Field("client_software_version", STRING, "3+", ignorable=True),
     ),
     response=Struct(
         "ApiVersionsResponse",

@@ -216,9 +216,9 @@ LIST_GROUPS = Api(
 )
 
 # DeleteGroups (key 42): delete empty groups and their committed offsets.
-# Kafka 4.0 dropped v0 (identical in layout to v1).
+# v1 is the same as v0; Kafka 4.x still accepts both.
 DELETE_GROUPS = Api(
-    "DeleteGroups", 42, (0, 2), flexible=2, min_send=1, route=Route.GROUP_COORDINATOR,
+    "DeleteGroups", 42, (0, 2), flexible=2, route=Route.GROUP_COORDINATOR,
     request=Struct(
         "DeleteGroupsRequest",
         Field("groups_names", Array(STRING)),
