@@ -23,7 +23,7 @@ from kafka import errors
 from kafka.client import topic_ids
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
-from kafka.consumer.subscription import SubscriptionState
+from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
@@ -62,9 +62,6 @@ _new_record = tuple.__new__
 
 #: Fewest records a v2 batch is decoded by at a time.
 _MIN_CHUNK = 256
-
-#: The largest offset: positions are INT64 on the wire, so a batch must end before it.
-_MAX_OFFSET = 2 ** 63 - 1
 
 #: One poll() decompresses at most this many times ``max(fetch_max_bytes,
 #: max_partition_fetch_bytes)`` (plus the batch that crosses the bound); the
@@ -358,7 +355,7 @@ class Fetcher:
         records = MemoryRecords(fetch.records, check_crcs=self.check_crcs)
         for batch in records:
             next_offset = batch.next_offset
-            if next_offset > _MAX_OFFSET:
+            if next_offset > MAX_OFFSET:
                 raise _past_max_offset(fetch.tp, batch.base_offset)
             position = state.position
             if next_offset <= position:
@@ -418,7 +415,7 @@ class Fetcher:
             size = max(self.max_poll_records, _MIN_CHUNK)
             while True:
                 rows = reader.take(size)
-                if rows and rows[-1][at] >= _MAX_OFFSET:  # a record's offset delta beyond the header's
+                if rows and rows[-1][at] >= MAX_OFFSET:  # a record's offset delta beyond the header's
                     raise _past_max_offset(prefix[:2], batch.base_offset)
                 end = rows[-1][at] + 1 if reader.remaining else next_offset
                 if rows and rows[0][at] < position:
