@@ -424,6 +424,8 @@ class Fetcher:
                 if not reader.remaining:
                     return
         records = batch.records()
+        if batch.compression_type:  # a v0/v1 wrapper
+            self._decompressed += batch.decompressed_size
         if plain:
             records = [self._deserialized(*prefix, r, None, None) for r in records]
         if records and records[0][at] < position:

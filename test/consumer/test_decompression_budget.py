@@ -7,12 +7,15 @@ specification in ``test/support/fetch_answers.py``).
 
 from __future__ import annotations
 
+import struct
 import time
 
 import pytest
 
 from kafka import KafkaConsumer
 from kafka.consumer.fetcher import DECOMPRESSION_RATIO
+from kafka.record import codecs
+from kafka.record.legacy import LegacyRecordBatchBuilder
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from test.support.fetch_answers import ServedLog, fetch_handler, gzip_batch
@@ -59,3 +62,16 @@ def test_within_the_budget_a_poll_takes_every_batch():
     batches = [gzip_batch(2 * i, [b"\0" * MIB, b"\0" * MIB]) for i in range(3)]
     polls, _ = _polls(batches, 6, max_partition_fetch_bytes=4 * MIB)  # a budget of 16 MiB
     assert polls == [[0, 1, 2, 3, 4, 5]]
+
+
+def _v1_gzip_wrapper(offset, value):
+    """A v1 gzip wrapper holding one message, at absolute ``offset`` (the wrapper's offset is not in its CRC)."""
+    builder = LegacyRecordBatchBuilder(1, codecs.GZIP)
+    builder.append(0, 1000, None, value)
+    return struct.pack(">q", offset) + builder.build()[8:]
+
+
+def test_message_format_v1_wrappers_count_towards_the_budget_too():
+    batches = [_v1_gzip_wrapper(i, b"\0" * MIB) for i in range(3)]
+    polls, positions = _polls(batches, 3)
+    assert polls == [[0], [1], [2]] and positions == [1, 2, 3]
