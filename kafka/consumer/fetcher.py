@@ -21,7 +21,9 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optio
 
 from kafka import errors
 from kafka.client import topic_ids
-from kafka.consumer.subscription import EARLIEST, SubscriptionState
+from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
+from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
+from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
@@ -32,11 +34,6 @@ from kafka.structs import OffsetAndTimestamp, TopicPartition
 log = logging.getLogger(__name__)
 
 READ_UNCOMMITTED, READ_COMMITTED = 0, 1
-EARLIEST_TIMESTAMP, LATEST_TIMESTAMP = -2, -1
-
-# unknown topic, no leader, not leader, storage, fenced/unknown epoch, unknown/inconsistent topic id
-_REFRESH_CODES = {3, 5, 6, 56, 74, 75, 76, 100, 103}
-_OUT_OF_RANGE = 1
 
 
 class ConsumerRecord(NamedTuple):
@@ -66,6 +63,14 @@ _new_record = tuple.__new__
 #: Fewest records a v2 batch is decoded by at a time.
 _MIN_CHUNK = 256
 
+#: One poll() decompresses at most this many times ``max(fetch_max_bytes,
+#: max_partition_fetch_bytes)`` (plus the batch that crosses the bound); the
+#: batches after it wait, compressed, for the next poll.
+DECOMPRESSION_RATIO = 4
+
+#: What :meth:`Fetcher._records` yields instead of a batch when the poll's decompression budget is spent.
+_OUT_OF_BUDGET = ([], -1)
+
 
 class CompletedFetch:
     """One partition's part of a Fetch response, consumed record by record."""
@@ -91,6 +96,12 @@ class CompletedFetch:
         self._pending: Optional[List[Any]] = None  # records of the current batch not yet handed out
         self._pending_at = 0
         self._batch_end = 0
+
+
+def _past_max_offset(tp: Tuple[str, int], base_offset: int) -> errors.CorruptRecordError:
+    return errors.CorruptRecordError(
+        "the record batch of %s-%d at offset %d has offsets past the largest one (2**63 - 1)"
+        % (tp[0], tp[1], base_offset))
 
 
 class Fetcher:
@@ -119,6 +130,10 @@ class Fetcher:
         self._current: Optional[CompletedFetch] = None
         self._in_flight: Dict[int, Future] = {}  # node -> fetch future
         self._pending_error: Optional[BaseException] = None
+        self._resetter = OffsetResetter(client, subscription, self.isolation)
+        #: Bytes compressed batches may decompress to in one poll, and how many they did so far.
+        self.decompression_budget = DECOMPRESSION_RATIO * max(fetch_max_bytes, max_partition_fetch_bytes)
+        self._decompressed = 0
 
     # -- sending -------------------------------------------------------------------------
 
@@ -187,7 +202,10 @@ class Fetcher:
         self._in_flight.pop(node, None)
         if response.error_code:
             log.debug("fetch from node %s failed: error %d", node, response.error_code)
-            self.client.cluster.request_update()
+            if classify_partition_error(response.error_code) == RAISE:
+                self._pending_error = partition_error(response.error_code, "fetching from node %s" % node)
+            else:
+                self.client.cluster.request_update()
             return
         for topic_response in response.responses:
             # v13+ answers name topics by the ids the request carried.
@@ -223,6 +241,7 @@ class Fetcher:
             raise error
         limit = max_records or self.max_poll_records
         out: Dict[TopicPartition, List[ConsumerRecord]] = {}
+        self._decompressed = 0
         while limit > 0:
             current = self._current
             if current is None:
@@ -236,8 +255,10 @@ class Fetcher:
             if taken:
                 out.setdefault(current.tp, []).extend(taken)
                 limit -= len(taken)
-            else:
+            elif self._decompressed < self.decompression_budget:
                 self._current = None
+            if self._decompressed >= self.decompression_budget:
+                break  # the rest stays buffered, compressed, for the next poll
         return out
 
     def _start(self, fetch: CompletedFetch) -> bool:
@@ -253,18 +274,18 @@ class Fetcher:
             return False  # paused or sought elsewhere meanwhile
         code = fetch.error_code
         if code:
-            if code == _OUT_OF_RANGE:
+            action = classify_partition_error(code)
+            if action == RESET:
                 log.info("offset %d out of range for %s-%d; resetting", fetch.fetch_offset, tp[0], tp[1])
                 try:
                     sub.request_reset(tp)
                 except errors.KafkaError as exc:
                     self._pending_error = exc
-            elif code in _REFRESH_CODES:
+            elif action == REFRESH:
                 self.client.cluster.request_update()
-            else:
-                cls = errors.for_code(code)
-                self._pending_error = cls("fetching %s-%d" % tuple(tp))  # type: ignore[misc]
-            return False
+            elif action == RAISE:
+                self._pending_error = partition_error(code, "fetching %s-%d" % tuple(tp))
+            return False  # RETRY: the next fetch asks again
         if fetch.high_watermark >= 0:
             state.highwater = fetch.high_watermark
         if fetch.last_stable_offset >= 0:
@@ -296,7 +317,7 @@ class Fetcher:
                     # Hand out what came before it first; the error comes with the next poll.
                     self._pending_error = exc
                     break
-                if chunk is None:
+                if chunk is None or chunk is _OUT_OF_BUDGET:
                     break
                 records, batch_end = chunk
                 if not records:  # a control batch, an aborted batch, or records before the position
@@ -334,6 +355,8 @@ class Fetcher:
         records = MemoryRecords(fetch.records, check_crcs=self.check_crcs)
         for batch in records:
             next_offset = batch.next_offset
+            if next_offset > MAX_OFFSET:
+                raise _past_max_offset(fetch.tp, batch.base_offset)
             position = state.position
             if next_offset <= position:
                 continue
@@ -350,6 +373,8 @@ class Fetcher:
                 if batch.producer_id in aborted_pids:
                     yield [], next_offset
                     continue
+            if batch.compression_type and self._decompressed >= self.decompression_budget:
+                yield _OUT_OF_BUDGET  # this batch is decompressed by the next poll
             epoch = getattr(batch, "partition_leader_epoch", -1)
             plain = key_des is None and value_des is None
             for chunk, chunk_end in self._chunks(batch, plain, (topic, partition, epoch), position, next_offset):
@@ -385,9 +410,13 @@ class Fetcher:
         at = 3 if plain else 0  # where the offset is in a row
         if isinstance(batch, RecordBatch):
             reader = batch.row_reader(ConsumerRecord, prefix) if plain else batch.row_reader()
+            if batch.compression_type:
+                self._decompressed += reader.body_size
             size = max(self.max_poll_records, _MIN_CHUNK)
             while True:
                 rows = reader.take(size)
+                if rows and rows[-1][at] >= MAX_OFFSET:  # a record's offset delta beyond the header's
+                    raise _past_max_offset(prefix[:2], batch.base_offset)
                 end = rows[-1][at] + 1 if reader.remaining else next_offset
                 if rows and rows[0][at] < position:
                     rows = [r for r in rows if r[at] >= position]
@@ -395,6 +424,8 @@ class Fetcher:
                 if not reader.remaining:
                     return
         records = batch.records()
+        if batch.compression_type:  # a v0/v1 wrapper
+            self._decompressed += batch.decompressed_size
         if plain:
             records = [self._deserialized(*prefix, r, None, None) for r in records]
         if records and records[0][at] < position:
@@ -417,36 +448,24 @@ class Fetcher:
     # -- offsets lookups -------------------------------------------------------------------
 
     def reset_offsets(self, timeout_ms: float) -> None:
-        """Look up positions for partitions awaiting a reset (earliest/latest)."""
-        needed = self.subscription.partitions_needing_reset()
-        if not needed:
-            return
-        timestamps = {tp: EARLIEST_TIMESTAMP if s == EARLIEST else LATEST_TIMESTAMP for tp, s in needed.items()}
-        found = self.list_offsets(timestamps, timeout_ms)
-        for tp, result in found.items():
-            if self.subscription.is_assigned(tp) and tp in needed:
-                self.subscription.seek(tp, result.offset)
+        """Look up positions for partitions awaiting a reset (earliest/latest).
+
+        Waits at most ``timeout_ms``, and never for a partition whose leader
+        is unknown or unreachable: that one is tried again later (see
+        :class:`~kafka.consumer.offset_reset.OffsetResetter`) while the others
+        are fetched. Raises an error no retry can mend.
+        """
+        self._resetter.reset(timeout_ms)
 
     def list_offsets(self, timestamps: Dict[TopicPartition, int], timeout_ms: float) -> Dict[TopicPartition, OffsetAndTimestamp]:
         """ListOffsets by leader: ``{tp: timestamp or -2/-1}`` → offsets (None entries omitted)."""
         items = list(timestamps.items())
-        R = LIST_OFFSETS.Request
 
         def build(node: int, version: int, parts: List[Tuple[TopicPartition, int]]) -> Any:
-            by_topic: Dict[str, List[Any]] = {}
-            for tp, ts in parts:
-                by_topic.setdefault(tp.topic, []).append(R.ListOffsetsTopic.ListOffsetsPartition(
-                    partition_index=tp.partition, timestamp=ts,
-                    current_leader_epoch=self.client.cluster.leader_epoch_for_partition(tp)))
-            return R(replica_id=-1, isolation_level=self.isolation,
-                     topics=[R.ListOffsetsTopic(name=t, partitions=ps) for t, ps in by_topic.items()])
+            return list_offsets_request(self.client, self.isolation, parts)
 
-        def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
-            return {(t.name, p.partition_index): (p.error_code, OffsetAndTimestamp(p.offset, p.timestamp,
-                                                                                   p.leader_epoch))
-                    for t in response.topics for p in t.partitions}
-
-        outcomes = self.client.dispatch_by_leader(LIST_OFFSETS, items, build, parse, timeout_ms=timeout_ms)
+        outcomes = self.client.dispatch_by_leader(LIST_OFFSETS, items, build, list_offsets_results,
+                                                  timeout_ms=timeout_ms)
         found: Dict[TopicPartition, OffsetAndTimestamp] = {}
         for (tp, _ts), outcome in zip(items, outcomes):
             if outcome.error is not None:

@@ -18,8 +18,9 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
 from kafka import errors
 from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
-from kafka.consumer.fetcher import ConsumerRecord, Fetcher, EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
+from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.first_api import FirstApiMixin
+from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
@@ -289,6 +290,9 @@ class KafkaConsumer(FirstApiMixin):
             if left <= 0:
                 raise errors.KafkaTimeoutError("no position for %s-%d within the timeout" % tp)
             self._update_positions(left)
+            if not state.has_valid_position:
+                # Its leader is unknown or unreachable for now: wait out the retry back-off.
+                self._client.poll(timeout_ms=min(max(left, 0.0), self.config["retry_backoff_ms"]))
         return state.position  # type: ignore[return-value]
 
     def highwater(self, partition: TopicPartition) -> Optional[int]:

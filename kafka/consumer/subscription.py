@@ -8,6 +8,7 @@ application; mixing the two is an error, as in every Kafka client.
 
 from __future__ import annotations
 
+import operator
 import re
 import threading
 from typing import Any, Dict, Iterable, List, Optional, Pattern, Set
@@ -19,6 +20,9 @@ from kafka.topic_names import check_topic_name, check_topic_partition
 EARLIEST = "earliest"
 LATEST = "latest"
 NONE = "none"
+
+#: The largest offset a Fetch request can carry (INT64).
+MAX_OFFSET = 2 ** 63 - 1
 
 #: kafka-python 0.9 spelled the reset strategies differently.
 _RESET_ALIASES = {"smallest": EARLIEST, "largest": LATEST, "earliest": EARLIEST, "latest": LATEST, "none": NONE}
@@ -174,12 +178,16 @@ class SubscriptionState:
     # -- positions --------------------------------------------------------------------------
 
     def seek(self, tp: TopicPartition, offset: int, leader_epoch: int = -1) -> None:
-        """Fetch ``tp`` from ``offset`` next."""
-        if offset < 0:
-            raise errors.IllegalArgumentError("offset must be >= 0, not %r" % (offset,))
+        """Fetch ``tp`` from ``offset`` next (an int from 0 to 2**63 - 1)."""
+        try:
+            position = operator.index(offset)
+        except TypeError:
+            position = -1
+        if not 0 <= position <= MAX_OFFSET:
+            raise errors.IllegalArgumentError("offset must be an int from 0 to 2**63 - 1, not %r" % (offset,))
         state = self.state(tp)
         with self._lock:
-            state.position = offset
+            state.position = position
             state.leader_epoch = leader_epoch
             state.reset_to = None
 

@@ -132,6 +132,7 @@ class LegacyRecordBatch:
         "_end",
         "_max_output",
         "_records",
+        "decompressed_size",
     )
 
     partition_leader_epoch = -1
@@ -177,6 +178,8 @@ class LegacyRecordBatch:
         self._end = end
         self._max_output = max_output
         self._records: Optional[List[Record]] = None
+        #: Bytes of the inner message set once decompressed (0 until a compressed wrapper is decoded).
+        self.decompressed_size = 0
 
     # -- batch-level view ------------------------------------------------------
 
@@ -258,6 +261,7 @@ class LegacyRecordBatch:
         data = codecs.decompress(
             self.compression_type, self.value, magic=self.magic, max_output=self._max_output
         )
+        self.decompressed_size = len(data)
         inner: List[_Message] = []
         pos = 0
         n = len(data)

@@ -84,7 +84,7 @@ class RecordReader:
 
     __slots__ = (
         "_buf", "_pos", "_stop", "_left", "_base_offset", "_base_ts", "_append_ts", "_ts_type",
-        "_row_cls", "_prefix", "_run", "_run_left", "_run_offset", "_plain_left", "_wait",
+        "_row_cls", "_prefix", "_run", "_run_left", "_run_offset", "_plain_left", "_wait", "body_size",
     )
 
     def __init__(
@@ -103,6 +103,8 @@ class RecordReader:
         self._buf = buf
         self._pos = pos
         self._stop = stop
+        #: Bytes of the records (after decompression, for a compressed batch).
+        self.body_size = stop - pos
         self._left = count
         self._base_offset = base_offset
         self._base_ts = base_ts

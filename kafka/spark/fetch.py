@@ -19,12 +19,11 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from kafka import errors
 from kafka.client import KafkaClient, topic_ids
+from kafka.consumer.fetch_errors import OK, RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.protocol.apis import FETCH
 from kafka.record import MemoryRecords
 from kafka.structs import TopicPartition
 
-_OUT_OF_RANGE = 1
-_RETRY_CODES = {3, 5, 6, 56, 74, 75, 76, 100}  # stale metadata or leadership: look again and retry
 
 
 class RangeFetcher:
@@ -88,17 +87,17 @@ class RangeFetcher:
             except errors.KafkaError as exc:
                 if not exc.retriable:
                     raise
-                part, code = None, -1
-            if code == _OUT_OF_RANGE:
+                part, code = None, None  # a lost connection or a timeout: ask again
+            action = classify_partition_error(code) if code is not None else REFRESH
+            if action == RESET:
                 position = self._out_of_range(tp, position, end, fail_on_data_loss)
                 if position >= end:
                     return
                 pending = self._send(tp, position)
                 continue
-            if code:
-                if code != -1 and code not in _RETRY_CODES:
-                    cls = errors.for_code(code)
-                    raise cls("kafkawire: fetching %s-%d" % (tp[0], tp[1]))  # type: ignore[misc]
+            if action != OK:
+                if action == RAISE:
+                    raise partition_error(code, "kafkawire: fetching %s-%d" % (tp[0], tp[1]))
                 self.client.cluster.request_update()
                 self._check_idle(tp, position, end, idle_deadline, poll_timeout_ms)
                 time.sleep(self.client.config["retry_backoff_ms"] / 1000.0)
