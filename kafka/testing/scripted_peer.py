@@ -22,7 +22,9 @@ A handler receives the decoded :class:`ReceivedRequest` and returns one of:
 * :data:`CLOSE`: the connection is closed.
 
 Every request received is kept in :attr:`ScriptedPeer.requests`, decoded and
-raw, so a test can assert what the client sent.
+raw, so a test can assert what the client sent. A handler that raises closes
+its connection and is recorded in :attr:`ScriptedPeer.errors`; leaving the
+``with`` block then fails the test, unless the test cleared ``errors``.
 """
 
 from __future__ import annotations
@@ -202,8 +204,14 @@ class ScriptedPeer:
     def __enter__(self) -> "ScriptedPeer":
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, exc_type: Any, *exc: Any) -> None:
         self.close()
+        if exc_type is None and self.errors:
+            # A handler that raised only closed its connection, which a client
+            # may well survive: fail the test here rather than let it pass
+            # for the wrong reason. Clear ``errors`` to expect such failures.
+            raise AssertionError("the scripted peer's handlers failed: %s"
+                                 % "; ".join(repr(error) for error in self.errors))
 
     # -- default answers ---------------------------------------------------
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import socket
 
+import pytest
+
 from kafka.protocol import apis
 from kafka.protocol.framing import ClientFramer
 from kafka.testing import CLOSE, ScriptedPeer
@@ -56,3 +58,14 @@ def test_a_request_with_no_handler_is_reported():
         # the peer closes the connection once the handler is found missing, after recording why
         assert _exchange(peer, "FindCoordinator", 1, {"key": "g", "key_type": 0}, read_reply=False) == b""
         assert "no handler for FindCoordinator" in str(peer.errors[0])
+        peer.errors.clear()
+
+
+def test_leaving_the_block_fails_when_a_handler_raised():
+    def broken(request):
+        raise ValueError("bug in the test's handler")
+
+    with pytest.raises(AssertionError, match="bug in the test's handler"):
+        with ScriptedPeer() as peer:
+            peer.on("FindCoordinator", broken)
+            _exchange(peer, "FindCoordinator", 1, {"key": "g", "key_type": 0}, read_reply=False)
