@@ -13,10 +13,11 @@ from kafka.confluent.errors import KafkaError, KafkaException
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME,
     TIMESTAMP_NOT_AVAILABLE, Message, TopicPartition)
+from kafka.confluent.consumer import Consumer
 from kafka.confluent.producer import Producer
 
 __all__ = [
-    "Producer", "Message", "TopicPartition", "KafkaError", "KafkaException",
+    "Producer", "Consumer", "Message", "TopicPartition", "KafkaError", "KafkaException",
     "OFFSET_BEGINNING", "OFFSET_END", "OFFSET_STORED", "OFFSET_INVALID",
     "TIMESTAMP_NOT_AVAILABLE", "TIMESTAMP_CREATE_TIME", "TIMESTAMP_LOG_APPEND_TIME",
     "version", "libversion", "install_as_confluent_kafka",

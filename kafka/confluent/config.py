@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 import re
+import warnings
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from kafka.confluent._tables import PROPERTIES
@@ -29,6 +30,8 @@ del _row
 #: Properties the Python binding handles itself (callables and the like).
 CALLBACKS = ("error_cb", "throttle_cb", "stats_cb", "oauth_cb")
 PARTITIONERS = ("random", "consistent", "consistent_random", "murmur2", "murmur2_random", "fnv1a", "fnv1a_random")
+#: builtin.features values this library cannot provide (as librdkafka built without them refuses them).
+UNSUPPORTED_FEATURES = ("sasl_gssapi",)
 _BOOL_TRUE = ("true", "t", "1")
 _BOOL_FALSE = ("false", "f", "0")
 
@@ -151,7 +154,9 @@ def check_value(name: str, value: Any) -> str:
         for pattern in text.split(","):
             if pattern:
                 try:
-                    re.compile(pattern)
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        re.compile(pattern)
                 except re.error as exc:
                     raise invalid('Failed to parse pattern "%s": %s' % (pattern, exc)) from None
         return text
@@ -218,8 +223,18 @@ def parse(conf: Any, role: str) -> Config:
             if value is not None:
                 callbacks[name] = value
             continue
+        if name == "delivery.report.only.error" and not isinstance(value, bool):
+            # The Python binding reads this one itself and wants a real bool.
+            raise TypeError("Expected delivery.report.only.error to be bool type, not %s" % type(value).__name__)
         text = check_value(name, value)
+        if name == "builtin.features":
+            missing = [f for f in text.split(",") if f in UNSUPPORTED_FEATURES]
+            if missing:
+                raise invalid('Unsupported value "%s" for configuration property "builtin.features"' % missing[0])
         props[TABLE[name][5]] = text
+    if props.get("sasl.oauthbearer.metadata.authentication.type") == "aws_iam" and \
+            props.get("sasl.oauthbearer.method") != "oidc":
+        raise ValueError("sasl.oauthbearer.metadata.authentication.type=aws_iam requires sasl.oauthbearer.method=oidc")
     if role == "consumer" and not props.get("group.id"):
         raise ValueError("Failed to create consumer: group.id must be set")
     return Config(props, callbacks, list(conf))
