@@ -50,7 +50,12 @@ def _murmur2_random(key: Optional[bytes], count: int) -> int:
 
 
 def _fnv1a(key: Optional[bytes], count: int) -> int:
-    return fnv1a(key or b"") % count
+    # librdkafka (like Sarama) takes the hash as a signed 32-bit int, applies C's
+    # remainder (sign of the dividend) and then the absolute value.
+    h = fnv1a(key or b"")
+    if h >= 0x80000000:
+        h -= 0x100000000
+    return abs(int(h - count * int(h / count)))
 
 
 def _fnv1a_random(key: Optional[bytes], count: int) -> int:

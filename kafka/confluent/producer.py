@@ -33,8 +33,6 @@ def _as_bytes(what: str, data: Any) -> Optional[bytes]:
         return data
     if isinstance(data, str):
         return data.encode("utf-8")
-    if isinstance(data, (bytearray, memoryview)):
-        return bytes(data)
     raise TypeError("%s must be bytes, str or None, not %s" % (what, type(data).__name__))
 
 
@@ -52,9 +50,8 @@ def _headers(headers: Any) -> Optional[List[Tuple[str, Optional[bytes]]]]:
         if not isinstance(item, tuple) or len(item) != 2:
             raise TypeError("each header must be a (key, value) tuple")
         name, value = item
-        if not isinstance(name, str):
-            raise TypeError("header names must be str, not %s" % type(name).__name__)
-        out.append((name, _as_bytes("header value", value)))
+        # confluent-kafka takes any header name and uses its str().
+        out.append((name if isinstance(name, str) else str(name), _as_bytes("header value", value)))
     return out or None
 
 
@@ -145,13 +142,12 @@ class Producer:
             raise TypeError("topic must be str, not %s" % type(topic).__name__)
         value_bytes = _as_bytes("value", value)
         key_bytes = _as_bytes("key", key)
-        if isinstance(partition, bool) or not isinstance(partition, int):
+        if not isinstance(partition, int):
             raise TypeError("partition must be int, not %s" % type(partition).__name__)
         if isinstance(timestamp, bool) or not isinstance(timestamp, int):
             raise TypeError("timestamp must be int, not %s" % type(timestamp).__name__)
+        # Like confluent-kafka, a callback that is not callable fails only when its report is served.
         report_to = on_delivery if on_delivery is not None else callback
-        if report_to is not None and not callable(report_to):
-            raise TypeError("on_delivery must be callable")
         record_headers = _headers(headers)
         if self._closed:
             raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
@@ -257,15 +253,22 @@ class Producer:
             batch = list(self._reports)
             self._reports.clear()
         served = 0
+        previous: Optional[Tuple[str, int, Optional[int]]] = None
         for index, (pending, error, metadata) in enumerate(batch):
             with self._lock:
                 self._count -= 1
                 self._bytes -= pending.size
-            served += 1
+            # librdkafka counts one event per batch of reports (one per produce
+            # response); consecutive reports of one partition with the same
+            # outcome stand for that here.
+            group = (pending.topic, pending.partition, error.code() if error is not None else None)
+            if group != previous:
+                served += 1
+                previous = group
             if pending.callback is None or (self._only_errors and error is None):
                 continue
             message = Message(pending.topic, pending.partition,
-                              metadata.offset if metadata is not None else -1001,
+                              metadata.offset if metadata is not None else None,
                               pending.key, pending.value, None, error,
                               (TIMESTAMP_CREATE_TIME, metadata.timestamp if metadata is not None else pending.timestamp),
                               time.monotonic() - pending.started)
