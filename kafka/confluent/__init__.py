@@ -40,3 +40,25 @@ def version() -> str:
 def libversion() -> tuple:
     """``(version string, version int)`` of the librdkafka whose behaviour is followed."""
     return (LIBRDKAFKA_VERSION, _as_int(LIBRDKAFKA_VERSION))
+
+
+def install_as_confluent_kafka() -> None:
+    """Make ``import confluent_kafka`` (and ``confluent_kafka.admin``) load this package.
+
+    Registers ``kafka.confluent`` and its submodules in :data:`sys.modules`
+    under the ``confluent_kafka`` names, so that an unchanged confluent-kafka
+    program runs on kafkawire. Call it before the program imports
+    confluent_kafka; a real confluent_kafka imported earlier is replaced for
+    later imports only.
+    """
+    import sys
+
+    from kafka.confluent import admin, consumer, errors, message, producer
+
+    package = sys.modules[__name__]
+    sys.modules["confluent_kafka"] = package
+    sys.modules["confluent_kafka.admin"] = admin
+    sys.modules["confluent_kafka.error"] = errors
+    sys.modules["confluent_kafka.cimpl"] = package
+    for name, module in (("consumer", consumer), ("producer", producer), ("message", message)):
+        sys.modules["confluent_kafka._kafkawire_" + name] = module

@@ -129,6 +129,8 @@ class TopicPartition:
             raise TypeError("partition must be an int, not %s" % type(partition).__name__)
         if not isinstance(offset, int):
             raise TypeError("offset must be an int, not %s" % type(offset).__name__)
+        if metadata is not None and not isinstance(metadata, str):
+            raise TypeError("metadata must be str, not %s" % type(metadata).__name__)
         self.topic = topic
         self.partition = partition
         self.offset = offset
