@@ -37,27 +37,30 @@ _BOOL_FALSE = ("false", "f", "0")
 
 #: Canonical properties kafkawire honours (everything else valid is accepted and ignored).
 HONOURED_COMMON = frozenset([
-    "metadata.broker.list", "client.id", "socket.timeout.ms", "security.protocol", "ssl.ca.location",
+    "metadata.broker.list", "client.id", "security.protocol", "ssl.ca.location",
     "ssl.certificate.location", "ssl.key.location", "ssl.key.password", "ssl.cipher.suites",
     "ssl.crl.location", "enable.ssl.certificate.verification", "ssl.endpoint.identification.algorithm",
     "sasl.mechanisms", "sasl.username", "sasl.password", "retry.backoff.ms", "reconnect.backoff.ms",
     "reconnect.backoff.max.ms", "topic.metadata.refresh.interval.ms", "allow.auto.create.topics",
-    "socket.connection.setup.timeout.ms", "connections.max.idle.ms", "receive.message.max.bytes",
-    "statistics.interval.ms", "group.id",
+    "socket.connection.setup.timeout.ms", "connections.max.idle.ms", "group.id",
 ])
 HONOURED_PRODUCER = frozenset([
     "queue.buffering.max.ms", "batch.size", "compression.codec", "request.required.acks", "enable.idempotence",
     "transactional.id", "transaction.timeout.ms", "message.timeout.ms", "partitioner", "queue.buffering.max.messages",
     "queue.buffering.max.kbytes", "message.send.max.retries", "max.in.flight.requests.per.connection",
-    "message.max.bytes", "request.timeout.ms", "delivery.report.only.error", "compression.type",
+    "message.max.bytes", "request.timeout.ms", "delivery.report.only.error", "statistics.interval.ms",
 ])
 HONOURED_CONSUMER = frozenset([
     "group.instance.id", "auto.offset.reset", "enable.auto.commit", "auto.commit.interval.ms",
     "enable.auto.offset.store", "session.timeout.ms", "heartbeat.interval.ms", "max.poll.interval.ms",
     "partition.assignment.strategy", "group.protocol", "isolation.level", "enable.partition.eof",
     "fetch.min.bytes", "fetch.wait.max.ms", "fetch.max.bytes", "max.partition.fetch.bytes",
-    "check.crcs", "group.remote.assignor",
+    "check.crcs",
 ])
+
+
+HONOURED_COMMON, HONOURED_PRODUCER, HONOURED_CONSUMER = (
+    frozenset(TABLE[name][5] for name in names) for names in (HONOURED_COMMON, HONOURED_PRODUCER, HONOURED_CONSUMER))
 
 
 def invalid(text: str) -> KafkaException:

@@ -169,3 +169,16 @@ def test_producer_settings_follow_librdkafka_defaults():
 def test_auto_offset_reset_aliases(alias, expected):
     settings = confmod.consumer_settings(confmod.parse({"group.id": "g", "auto.offset.reset": alias}, "consumer"))
     assert settings["auto_offset_reset"] == expected
+
+
+def test_honoured_property_lists_use_librdkafka_names():
+    for name in confmod.HONOURED_COMMON | confmod.HONOURED_PRODUCER | confmod.HONOURED_CONSUMER:
+        assert confmod.TABLE[name][5] == name
+
+
+def test_aliases_are_honoured_under_their_canonical_name():
+    config = confmod.parse({"compression.type": "gzip", "max.partition.fetch.bytes": 1000, "group.id": "g"},
+                           "consumer")
+    assert "compression.codec" not in confmod.ignored(config, "producer")
+    assert "fetch.message.max.bytes" not in confmod.ignored(config, "consumer")
+    assert confmod.producer_settings(config)["compression_type"] == "gzip"
