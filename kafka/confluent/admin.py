@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, List, Optional
 
+import kafka.confluent.errors
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 
 
@@ -31,7 +32,7 @@ class PartitionMetadata:
         self.leader = -1
         self.replicas: List[int] = []
         self.isrs: List[int] = []
-        self.error: Optional[KafkaError] = None
+        self.error: Optional[kafka.confluent.errors.KafkaError] = None
 
     def __repr__(self) -> str:
         if self.error is not None:
@@ -47,7 +48,7 @@ class TopicMetadata:
     def __init__(self) -> None:
         self.topic: Optional[str] = None
         self.partitions: Dict[int, PartitionMetadata] = {}
-        self.error: Optional[KafkaError] = None
+        self.error: Optional[kafka.confluent.errors.KafkaError] = None
 
     def __repr__(self) -> str:
         if self.error is not None:

@@ -3,7 +3,7 @@
 The property table (names, types, ranges, aliases) is librdkafka's own, in
 :mod:`kafka.confluent._tables`. :func:`parse` checks a configuration dict the
 way confluent-kafka does at construction (an unknown property or a bad value
-raises :class:`KafkaException` with ``_INVALID_ARG``); :func:`producer_settings`
+raises :class:`~kafka.confluent.errors.KafkaException` with ``_INVALID_ARG``); :func:`producer_settings`
 and :func:`consumer_settings` turn the result into ``KafkaProducer`` /
 ``KafkaConsumer`` keyword arguments. Properties that have no counterpart in
 kafkawire are accepted and listed by :func:`ignored`.

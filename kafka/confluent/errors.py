@@ -97,7 +97,7 @@ del _code, _name, _desc
 
 
 class KafkaException(Exception):
-    """Raised by the clients; ``args[0]`` is usually a :class:`KafkaError`."""
+    """Raised by the clients; ``args[0]`` is usually a :class:`~kafka.confluent.errors.KafkaError`."""
 
 
 def make_error(code: int, reason: Optional[str] = None, fatal: bool = False) -> KafkaError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Tuple
 
+import kafka.confluent.errors
 from kafka.confluent.errors import KafkaError
 
 OFFSET_BEGINNING = -2
@@ -28,7 +29,7 @@ class Message:
 
     def __init__(self, topic: Optional[str] = None, partition: Optional[int] = None,
                  offset: Optional[int] = None, key: Any = None, value: Any = None, headers: Any = None,
-                 error: Optional[KafkaError] = None, timestamp: Tuple[int, int] = (TIMESTAMP_NOT_AVAILABLE, 0),
+                 error: Optional[kafka.confluent.errors.KafkaError] = None, timestamp: Tuple[int, int] = (TIMESTAMP_NOT_AVAILABLE, 0),
                  latency: Optional[float] = None, leader_epoch: Optional[int] = None) -> None:
         self._topic = topic
         self._partition = partition
@@ -67,7 +68,7 @@ class Message:
         """The headers as a list of ``(str, bytes)`` tuples, or None when there are none."""
         return self._headers
 
-    def error(self) -> Optional[KafkaError]:
+    def error(self) -> Optional[kafka.confluent.errors.KafkaError]:
         """None for a record; the KafkaError for an error or event."""
         return self._error
 
@@ -99,7 +100,7 @@ class Message:
         """Replace the headers."""
         self._headers = headers
 
-    def set_error(self, error: Optional[KafkaError]) -> None:
+    def set_error(self, error: Optional[kafka.confluent.errors.KafkaError]) -> None:
         """Replace the error."""
         self._error = error
 
@@ -136,7 +137,7 @@ class TopicPartition:
         self.offset = offset
         self.metadata = metadata
         self.leader_epoch = leader_epoch if leader_epoch is None or leader_epoch >= 0 else None
-        self.error: Optional[KafkaError] = None
+        self.error: Optional[kafka.confluent.errors.KafkaError] = None
 
     def _key(self) -> Tuple[str, int]:
         return (self.topic, self.partition)
