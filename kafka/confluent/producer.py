@@ -399,7 +399,8 @@ class Producer:
         self._txn_call(lambda: self._engine.send_offsets_to_transaction(offsets, group))
 
     def commit_transaction(self, timeout: Optional[float] = None) -> None:
-        """Deliver the transaction's records (serving their reports later) and commit it."""
+        """Deliver the transaction's records, serve their delivery reports, then commit it."""
+        self.flush(timeout if timeout is not None else -1)
         self._txn_call(self._engine.commit_transaction)
 
     def abort_transaction(self, timeout: Optional[float] = None) -> None:
