@@ -121,9 +121,6 @@ class Producer:
         self._waiting: Dict[str, Deque[_Pending]] = {}
         self._in_engine: Dict[int, _Pending] = {}
         self._closed = False
-        self._helper = threading.Thread(target=self._resolve_topics, name="kafkawire-confluent-metadata", daemon=True)
-        self._helper_wakeup = threading.Condition(self._lock)
-        self._helper.start()
 
     # -- producing --------------------------------------------------------------------------
 
@@ -166,8 +163,12 @@ class Producer:
             self._count += 1
             self._bytes += pending.size
             if partitions is None or topic in self._waiting:
-                self._waiting.setdefault(topic, collections.deque()).append(pending)
-                self._helper_wakeup.notify_all()
+                queue = self._waiting.get(topic)
+                if queue is None:
+                    queue = self._waiting[topic] = collections.deque()
+                    threading.Thread(target=self._resolve_topic, args=(topic,), daemon=True,
+                                     name="kafkawire-confluent-metadata-%s" % topic).start()
+                queue.append(pending)
                 return
         self._hand_over(pending, partitions)
 
@@ -191,26 +192,31 @@ class Producer:
         future.add_callback(self._delivered, pending)
         future.add_errback(self._failed, pending)
 
-    def _resolve_topics(self) -> None:
-        """Helper thread: fetch metadata for topics whose records wait, then hand them over."""
+    def _resolve_topic(self, topic: str) -> None:
+        """Helper thread for one topic: fetch its metadata, then hand its waiting records over.
+
+        One thread per unknown topic, so that a topic that never appears
+        (its records time out) does not hold up the others.
+        """
+        error: Optional[KafkaError] = None
+        partitions: List[int] = []
+        try:
+            partitions = sorted(self._engine.partitions_for(topic))
+        except Exception as exc:  # noqa: BLE001 - reported to the application
+            error = self._delivery_error(exc)
         while True:
             with self._lock:
-                while not self._waiting and not self._closed:
-                    self._helper_wakeup.wait(1.0)
-                if self._closed and not self._waiting:
+                queue = self._waiting.get(topic)
+                if not queue:
+                    self._waiting.pop(topic, None)
+                    if error is None:
+                        self._known_topics[topic] = partitions
                     return
-                topic = next(iter(self._waiting))
-            error: Optional[KafkaError] = None
-            partitions: List[int] = []
-            try:
-                partitions = sorted(self._engine.partitions_for(topic))
-            except Exception as exc:  # noqa: BLE001
-                error = self._delivery_error(exc)
-            with self._lock:
-                queue = self._waiting.pop(topic, collections.deque())
-                if error is None:
-                    self._known_topics[topic] = partitions
-            for pending in queue:
+                batch = list(queue)
+                queue.clear()
+            # Hand over outside the lock; records produced meanwhile join the queue and are
+            # handed over by the next round, so their order is kept.
+            for pending in batch:
                 if pending.purged:
                     continue
                 if error is not None:
@@ -267,7 +273,7 @@ class Producer:
                 previous = group
             if pending.callback is None or (self._only_errors and error is None):
                 continue
-            message = Message(pending.topic, pending.partition,
+            message = Message(pending.topic, pending.partition if pending.partition >= 0 else None,
                               metadata.offset if metadata is not None else None,
                               pending.key, pending.value, None, error,
                               (TIMESTAMP_CREATE_TIME, metadata.timestamp if metadata is not None else pending.timestamp),
@@ -415,8 +421,6 @@ class Producer:
             return
         self.flush(timeout if timeout is not None else -1)
         self._closed = True
-        with self._lock:
-            self._helper_wakeup.notify_all()
         self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)
         self._metadata.close()
 

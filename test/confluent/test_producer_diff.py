@@ -263,3 +263,23 @@ def test_list_topics(broker, ck, kc):
         if hasattr(producer, "close"):
             producer.flush(5)
     assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+def test_unknown_topic_times_out_without_holding_up_other_topics(mock_cluster, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        known, missing = "known-" + lib.__name__, "missing-" + lib.__name__
+        mock_cluster.create_topic(known, 3)
+        mock_cluster.set_topic_error(missing, 3)  # UNKNOWN_TOPIC_OR_PART
+        producer = lib.Producer({"bootstrap.servers": mock_cluster.bootstrap_servers, "message.timeout.ms": 2000})
+        seen = []
+
+        def report(err, msg):
+            seen.append((err.code() if err else None, msg.topic().split("-")[0], msg.partition()))
+
+        producer.produce(missing, b"x", on_delivery=report)
+        producer.produce(known, b"x", partition=1, on_delivery=report)
+        left = producer.flush(15)
+        results[lib.__name__] = (left, seen)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (
+        0, [(None, "known", 1), (ck.KafkaError._MSG_TIMED_OUT, "missing", None)])
