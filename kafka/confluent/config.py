@@ -308,7 +308,8 @@ def producer_settings(config: Config) -> Dict[str, Any]:
     out["max_in_flight_requests_per_connection"] = min(config.get_int("max.in.flight.requests.per.connection"),
                                                        5 if out["enable_idempotence"] else 1000)
     # librdkafka's queue limit bounds memory; our wrapper enforces it too, the engine just gets room for it.
-    out["buffer_memory"] = max(config.get_int("queue.buffering.max.kbytes") * 1024, 1024 * 1024)
+    # (plus headroom for batch overhead, so that the engine never blocks before the wrapper refuses).
+    out["buffer_memory"] = config.get_int("queue.buffering.max.kbytes") * 1024 + 16 * 1024 * 1024
     out["max_block_ms"] = 0
     return out
 

@@ -415,14 +415,18 @@ class Producer:
 
     # -- lifecycle -------------------------------------------------------------------------------
 
-    def close(self, timeout: Optional[float] = None) -> None:
-        """Deliver what is queued (up to ``timeout`` s), serve its reports and release resources."""
+    def close(self, timeout: Optional[float] = None) -> bool:
+        """Deliver what is queued (up to ``timeout`` s), serve its reports and release resources.
+
+        Returns True, as confluent-kafka does when the close was requested.
+        """
         if self._closed:
-            return
+            return True
         self.flush(timeout if timeout is not None else -1)
         self._closed = True
         self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)
         self._metadata.close()
+        return True
 
     def __enter__(self) -> "Producer":
         return self
