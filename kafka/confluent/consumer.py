@@ -96,6 +96,7 @@ class Consumer:
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}
         self._positions: Dict[EngineTP, int] = {}
+        self._assigned_at: Dict[EngineTP, int] = {}
         self._eof_sent: Set[EngineTP] = set()
         self._events: Deque[Callable[[], None]] = collections.deque()
         self._next_commit = time.monotonic() + self._commit_interval
@@ -201,12 +202,14 @@ class Consumer:
             self._engine.assign([])
 
     def assignment(self) -> List[TopicPartition]:
-        """The partitions currently assigned."""
+        """The partitions currently assigned, with the offsets they were assigned at (as librdkafka keeps them)."""
         self._check_open()
-        return [TopicPartition(tp.topic, tp.partition) for tp in sorted(self._engine.assignment())]
+        return [TopicPartition(tp.topic, tp.partition, self._assigned_at.get(tp, OFFSET_INVALID))
+                for tp in sorted(self._engine.assignment())]
 
     def _apply_offsets(self, parts: List[TopicPartition]) -> None:
         for tp in parts:
+            self._assigned_at[_tp(tp)] = tp.offset
             self._seek_engine(_tp(tp), tp.offset)
 
     def _seek_engine(self, etp: EngineTP, offset: int) -> None:
@@ -236,7 +239,7 @@ class Consumer:
 
     def _forget(self, tps: Optional[Set[EngineTP]]) -> None:
         self._drop_buffered(tps)
-        for table in (self._stored, self._positions):
+        for table in (self._stored, self._positions, self._assigned_at):
             for etp in list(table):
                 if tps is None or etp in tps:
                     del table[etp]

@@ -235,3 +235,45 @@ def test_poll_without_assignment_returns_none(broker, ck, kc):
         results[lib.__name__] = (consumer.poll(0.3), consumer.consume(3, 0.3), consumer.assignment())
         consumer.close()
     assert results["kafka.confluent"] == results["confluent_kafka"] == (None, [], [])
+
+
+def test_manual_incremental_assignment_and_logical_seeks(broker, ck, kc, filled):
+    results = {}
+    for lib in (ck, kc):
+        consumer = _consumer(lib, broker)
+        steps = []
+        tp = lib.TopicPartition
+        consumer.incremental_assign([tp(filled, 0, lib.OFFSET_END)])
+        steps.append([(p.partition, p.offset) for p in consumer.assignment()])
+        steps.append([(p.partition, p.offset) for p in consumer.position([tp(filled, 0), tp(filled, 1)])])
+        try:
+            consumer.incremental_assign([tp(filled, 0, 0)])
+            steps.append("assigned twice")
+        except lib.KafkaException as exc:
+            steps.append(exc.args[0].code())
+        consumer.incremental_assign([tp(filled, 1, lib.OFFSET_BEGINNING)])
+        steps.append([(p.partition, p.offset) for p in consumer.assignment()])
+        records, _ = _drain(consumer, 10 - _count(lib, broker, filled, 0))
+        steps.append(sorted({m.partition() for m in records}))
+        consumer.seek(tp(filled, 1, lib.OFFSET_BEGINNING))
+        again, _ = _drain(consumer, 1)
+        steps.append([(m.partition(), m.offset()) for m in again])
+        consumer.incremental_unassign([tp(filled, 1)])
+        steps.append([(p.partition, p.offset) for p in consumer.assignment()])
+        try:
+            consumer.seek(tp(filled, 1, 0))
+            steps.append("seek accepted")
+        except lib.KafkaException as exc:
+            steps.append(exc.args[0].code())
+        consumer.unassign()
+        steps.append(consumer.assignment())
+        results[lib.__name__] = steps
+        consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+def _count(lib, broker, topic, partition):
+    consumer = _consumer(lib, broker)
+    low, high = consumer.get_watermark_offsets(lib.TopicPartition(topic, partition), timeout=10)
+    consumer.close()
+    return high - low
