@@ -49,6 +49,7 @@ HONOURED_PRODUCER = frozenset([
     "transactional.id", "transaction.timeout.ms", "message.timeout.ms", "partitioner", "queue.buffering.max.messages",
     "queue.buffering.max.kbytes", "message.send.max.retries", "max.in.flight.requests.per.connection",
     "message.max.bytes", "request.timeout.ms", "delivery.report.only.error", "statistics.interval.ms",
+    "sticky.partitioning.linger.ms",
 ])
 HONOURED_CONSUMER = frozenset([
     "group.instance.id", "auto.offset.reset", "enable.auto.commit", "auto.commit.interval.ms",

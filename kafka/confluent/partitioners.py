@@ -1,17 +1,22 @@
 """librdkafka's built-in partitioners, so that a key lands where confluent-kafka puts it.
 
 Each function takes the key (bytes or None) and the partition count and
-returns a partition number. The ``*_random`` variants (and ``consistent_random``
-for empty keys too) pick a random partition for keys they do not hash.
+returns a partition number, or :data:`RANDOM` for a key it does not hash: the
+``random`` partitioner always, the ``*_random`` variants for null keys and
+``consistent_random`` for null and empty keys. The producer then picks the
+partition itself, sticking to one random partition for
+``sticky.partitioning.linger.ms`` as librdkafka does.
 """
 
 from __future__ import annotations
 
-import random
 import zlib
 from typing import Callable, Dict, Optional
 
 from kafka.producer.partitioner import murmur2 as _java_murmur2
+
+#: Returned by a partitioner that leaves the choice to the (sticky) random partitioning.
+RANDOM = -1
 
 _FNV_OFFSET = 0x811C9DC5
 _FNV_PRIME = 0x01000193
@@ -26,7 +31,7 @@ def fnv1a(data: bytes) -> int:
 
 
 def _random(key: Optional[bytes], count: int) -> int:
-    return random.randrange(count)
+    return RANDOM
 
 
 def _consistent(key: Optional[bytes], count: int) -> int:
@@ -35,7 +40,7 @@ def _consistent(key: Optional[bytes], count: int) -> int:
 
 def _consistent_random(key: Optional[bytes], count: int) -> int:
     if not key:
-        return random.randrange(count)
+        return RANDOM
     return _consistent(key, count)
 
 
@@ -45,7 +50,7 @@ def _murmur2(key: Optional[bytes], count: int) -> int:
 
 def _murmur2_random(key: Optional[bytes], count: int) -> int:
     if key is None:
-        return random.randrange(count)
+        return RANDOM
     return _murmur2(key, count)
 
 
@@ -60,7 +65,7 @@ def _fnv1a(key: Optional[bytes], count: int) -> int:
 
 def _fnv1a_random(key: Optional[bytes], count: int) -> int:
     if key is None:
-        return random.randrange(count)
+        return RANDOM
     return _fnv1a(key, count)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import collections
 import logging
+import random
 import threading
 import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
@@ -20,7 +21,7 @@ from kafka.confluent import config as confmod
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, TopicPartition, partitions_list
-from kafka.confluent.partitioners import PARTITIONERS
+from kafka.confluent.partitioners import PARTITIONERS, RANDOM
 from kafka.producer.kafka import KafkaProducer
 
 log = logging.getLogger(__name__)
@@ -118,6 +119,8 @@ class Producer:
         self._count = 0
         self._bytes = 0
         self._known_topics: Dict[str, List[int]] = {}
+        self._sticky_for = self._config.get_int("sticky.partitioning.linger.ms") / 1000.0
+        self._sticky_choice: Dict[str, Tuple[int, float]] = {}
         self._waiting: Dict[str, Deque[_Pending]] = {}
         self._in_engine: Dict[int, _Pending] = {}
         self._closed = False
@@ -172,10 +175,19 @@ class Producer:
                 return
         self._hand_over(pending, partitions)
 
-    def _hand_over(self, pending: _Pending, partitions: List[int]) -> None:
-        """Give ``pending`` to the engine (outside the lock: the engine's callbacks take it)."""
+    def _hand_over(self, pending: _Pending, partitions: List[int], sticky: bool = True) -> None:
+        """Give ``pending`` to the engine (outside the lock: the engine's callbacks take it).
+
+        Records that waited for the topic's metadata are spread at random, not
+        stuck to one partition: librdkafka does the same with the records it
+        partitions once the topic becomes known.
+        """
         if pending.partition < 0:
-            pending.partition = partitions[self._partitioner(pending.key, len(partitions))]
+            index = self._partitioner(pending.key, len(partitions))
+            if index != RANDOM:
+                pending.partition = partitions[index]
+            else:
+                pending.partition = self._sticky(pending.topic, partitions) if sticky else random.choice(partitions)
         elif pending.partition not in partitions:
             self._report(pending, KafkaError(KafkaError._UNKNOWN_PARTITION), None)  # type: ignore[attr-defined]
             return
@@ -191,6 +203,17 @@ class Producer:
             return
         future.add_callback(self._delivered, pending)
         future.add_errback(self._failed, pending)
+
+    def _sticky(self, topic: str, partitions: List[int]) -> int:
+        """A random partition, kept for ``sticky.partitioning.linger.ms`` (random each time when 0)."""
+        if self._sticky_for <= 0:
+            return random.choice(partitions)
+        now = time.monotonic()
+        with self._lock:
+            chosen = self._sticky_choice.get(topic)
+            if chosen is None or now >= chosen[1] or chosen[0] not in partitions:
+                chosen = self._sticky_choice[topic] = (random.choice(partitions), now + self._sticky_for)
+            return chosen[0]
 
     def _resolve_topic(self, topic: str) -> None:
         """Helper thread for one topic: fetch its metadata, then hand its waiting records over.
@@ -222,7 +245,7 @@ class Producer:
                 if error is not None:
                     self._report(pending, error, None)
                 else:
-                    self._hand_over(pending, partitions)
+                    self._hand_over(pending, partitions, sticky=False)
 
     @staticmethod
     def _delivery_error(exc: BaseException) -> KafkaError:

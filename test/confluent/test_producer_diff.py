@@ -283,3 +283,24 @@ def test_unknown_topic_times_out_without_holding_up_other_topics(mock_cluster, c
         results[lib.__name__] = (left, seen)
     assert results["kafka.confluent"] == results["confluent_kafka"] == (
         0, [(None, "known", 1), (ck.KafkaError._MSG_TIMED_OUT, "missing", None)])
+
+
+@pytest.mark.parametrize("partitioner", ["consistent_random", "murmur2_random", "fnv1a_random", "random"])
+def test_keyless_records_stick_to_one_partition_once_the_topic_is_known(broker, ck, kc, partitioner):
+    results = {}
+    for lib in (ck, kc):
+        counts = []
+        for linger, warm in ((60000, True), (60000, False), (0, True)):
+            topic = new_topic(broker, partitions=8, prefix="cf-sticky")
+            producer = _producer(lib, broker, partitioner=partitioner, **{"sticky.partitioning.linger.ms": linger})
+            if warm:
+                producer.produce(topic, b"warm-up", key=b"k")
+                assert producer.flush(30) == 0
+            parts = []
+            for _ in range(40):
+                producer.produce(topic, b"v", on_delivery=lambda err, msg: parts.append(msg.partition()))
+            assert producer.flush(30) == 0
+            counts.append(len(set(parts)))
+        # Stuck to one partition; records that waited for metadata spread; no stickiness with 0.
+        results[lib.__name__] = (counts[0], counts[1] > 1, counts[2] > 1)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (1, True, True)
