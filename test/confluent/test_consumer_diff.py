@@ -277,3 +277,25 @@ def _count(lib, broker, topic, partition):
     low, high = consumer.get_watermark_offsets(lib.TopicPartition(topic, partition), timeout=10)
     consumer.close()
     return high - low
+
+
+def test_memberid_unsubscribe_and_list_topics(broker, ck, kc, filled):
+    results = {}
+    for lib in (ck, kc):
+        events = []
+        consumer = _consumer(lib, broker)
+        before = consumer.memberid()
+        consumer.subscribe([filled], on_assign=lambda c, p: events.append(("assign", len(p))),
+                           on_revoke=lambda c, p: events.append(("revoke", len(p))))
+        records, _ = _drain(consumer, 10, timeout=60)
+        member = consumer.memberid()
+        consumer.unsubscribe()
+        deadline = time.monotonic() + 10
+        while ("revoke", 2) not in events and time.monotonic() < deadline:
+            consumer.poll(0.2)
+        after_unsubscribe = (consumer.assignment(), consumer.poll(0.5))
+        md = consumer.list_topics(filled, timeout=10)
+        results[lib.__name__] = (before, isinstance(member, str) and len(member) > 0, len(records), events,
+                                 after_unsubscribe, sorted(md.topics[filled].partitions))
+        consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"]

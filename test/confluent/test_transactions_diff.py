@@ -55,3 +55,27 @@ def test_consume_transform_produce_transaction(broker, ck, kc):
         results[lib.__name__] = _run(lib, broker, source, sink)
     assert results["kafka.confluent"] == results["confluent_kafka"]
     assert results["kafka.confluent"][3] == [(0, 3)]
+
+
+def test_abort_transaction_reports_and_state_errors(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="cf-txn-abort")
+        reports = []
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers,
+                                 "transactional.id": "cf-abort-" + uuid.uuid4().hex})
+        producer.init_transactions(30)
+        producer.begin_transaction()
+        producer.produce(topic, b"doomed", on_delivery=lambda err, msg: reports.append(err))
+        producer.flush(30)
+        producer.abort_transaction(30)
+        try:
+            producer.commit_transaction(10)
+            late = "committed"
+        except lib.KafkaException as exc:
+            late = (exc.args[0].code(), exc.args[0].fatal())
+        producer.begin_transaction()
+        producer.produce(topic, b"kept")
+        producer.commit_transaction(30)
+        results[lib.__name__] = (reports, late, len(producer))
+    assert results["kafka.confluent"] == results["confluent_kafka"]
