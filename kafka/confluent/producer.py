@@ -26,7 +26,8 @@ from kafka.producer.kafka import KafkaProducer
 
 log = logging.getLogger(__name__)
 
-_PRODUCE_ARGS = ("topic", "value", "key", "partition", "on_delivery", "callback", "timestamp", "headers")
+#: Most seconds between looks at a known topic's partition count.
+_REFRESH_EVERY = 10.0
 
 
 def _as_bytes(what: str, data: Any) -> Optional[bytes]:
@@ -122,7 +123,9 @@ class Producer:
         self._sticky_for = self._config.get_int("sticky.partitioning.linger.ms") / 1000.0
         self._sticky_choice: Dict[str, Tuple[int, float]] = {}
         self._waiting: Dict[str, Deque[_Pending]] = {}
-        self._in_engine: Dict[int, _Pending] = {}
+        self._refreshed: Dict[str, float] = {}
+        refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
+        self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
 
     # -- producing --------------------------------------------------------------------------
@@ -159,6 +162,10 @@ class Producer:
             if self._count >= self._max_messages or self._bytes + pending.size > self._max_bytes:
                 raise BufferError(KafkaError(KafkaError._QUEUE_FULL).str())  # type: ignore[attr-defined]
             partitions = self._known_topics.get(topic)
+            if partitions is not None and time.monotonic() - self._refreshed.get(topic, 0.0) > self._refresh_every:
+                self._refreshed[topic] = time.monotonic()
+                threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
+                                 name="kafkawire-confluent-refresh-%s" % topic).start()
             if partitions is not None and partition >= 0 and partition not in partitions:
                 raise KafkaException(KafkaError(
                     KafkaError._UNKNOWN_PARTITION,  # type: ignore[attr-defined]
@@ -215,6 +222,16 @@ class Producer:
                 chosen = self._sticky_choice[topic] = (random.choice(partitions), now + self._sticky_for)
             return chosen[0]
 
+    def _refresh_topic(self, topic: str) -> None:
+        """Helper thread: pick up a changed partition count (the engine refreshes its metadata)."""
+        try:
+            partitions = sorted(self._engine.partitions_for(topic))
+        except Exception:  # noqa: BLE001 - keep what is known; records will report their own errors
+            return
+        with self._lock:
+            if topic in self._known_topics:
+                self._known_topics[topic] = partitions
+
     def _resolve_topic(self, topic: str) -> None:
         """Helper thread for one topic: fetch its metadata, then hand its waiting records over.
 
@@ -234,6 +251,7 @@ class Producer:
                     self._waiting.pop(topic, None)
                     if error is None:
                         self._known_topics[topic] = partitions
+                        self._refreshed[topic] = time.monotonic()
                     return
                 batch = list(queue)
                 queue.clear()

@@ -304,3 +304,29 @@ def test_keyless_records_stick_to_one_partition_once_the_topic_is_known(broker, 
         # Stuck to one partition; records that waited for metadata spread; no stickiness with 0.
         results[lib.__name__] = (counts[0], counts[1] > 1, counts[2] > 1)
     assert results["kafka.confluent"] == results["confluent_kafka"] == (1, True, True)
+
+
+def test_added_partitions_are_picked_up(mock_cluster, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = "grow-" + lib.__name__
+        mock_cluster.create_topic(topic, 2)
+        producer = lib.Producer({"bootstrap.servers": mock_cluster.bootstrap_servers,
+                                 "topic.metadata.refresh.interval.ms": 500})
+        producer.produce(topic, b"before", partition=1)
+        assert producer.flush(30) == 0
+        mock_cluster.delete_topic(topic)
+        mock_cluster.create_topic(topic, 4)
+        delivered = []
+        deadline = time.monotonic() + 30
+        while not delivered and time.monotonic() < deadline:
+            try:
+                producer.produce(topic, b"after", partition=3,
+                                 on_delivery=lambda err, msg: delivered.append((err, msg.partition())))
+            except lib.KafkaException as exc:
+                assert exc.args[0].code() == ck.KafkaError._UNKNOWN_PARTITION
+                producer.poll(0.2)
+                continue
+            producer.flush(30)
+        results[lib.__name__] = delivered
+    assert results["kafka.confluent"] == results["confluent_kafka"] == [(None, 3)]
