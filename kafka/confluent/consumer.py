@@ -98,6 +98,7 @@ class Consumer:
         self._positions: Dict[EngineTP, int] = {}
         self._assigned_at: Dict[EngineTP, int] = {}
         self._eof_sent: Set[EngineTP] = set()
+        self._eof_due: List[EngineTP] = []
         self._events: Deque[Callable[[], None]] = collections.deque()
         self._next_commit = time.monotonic() + self._commit_interval
         self._callbacks: Dict[str, Optional[Callable[..., Any]]] = {}
@@ -244,6 +245,7 @@ class Consumer:
                 if tps is None or etp in tps:
                     del table[etp]
         self._eof_sent = set() if tps is None else self._eof_sent - tps
+        self._eof_due = [etp for etp in self._eof_due if tps is not None and etp not in tps]
 
     # -- rebalances ---------------------------------------------------------------------------
 
@@ -292,8 +294,20 @@ class Consumer:
         out: List[Message] = []
         while True:
             self._serve_events()
-            while self._buffer and len(out) < count:
-                out.append(self._hand_out(self._buffer.popleft()))
+            while (self._buffer or self._eof_due) and len(out) < count:
+                if self._eof_due:
+                    # The end of a partition comes right after its last record, as in librdkafka.
+                    eof = self._eof_for(self._eof_due.pop(0), set())
+                    if eof is not None:
+                        out.append(eof)
+                    continue
+                record = self._buffer.popleft()
+                out.append(self._hand_out(record))
+                if self._partition_eof and (not self._buffer or (self._buffer[0].topic, self._buffer[0].partition)
+                                            != (record.topic, record.partition)):
+                    etp = EngineTP(record.topic, record.partition)
+                    if not any(r.partition == etp.partition and r.topic == etp.topic for r in self._buffer):
+                        self._eof_due.append(etp)
             if len(out) < count and self._partition_eof:
                 out.extend(self._eof_events(count - len(out)))
             self._maybe_auto_commit()
@@ -339,20 +353,28 @@ class Consumer:
         for etp in sorted(self._engine.assignment()):
             if len(out) >= limit:
                 break
-            if etp in self._eof_sent or etp in buffered or etp in self._engine.paused():
-                continue
-            try:
-                high = self._engine.highwater(etp)
-                position = self._engine.position(etp, timeout_ms=0) if high is not None else None
-            except engine_errors.KafkaError:
-                continue
-            if high is not None and position is not None and position >= high:
-                self._eof_sent.add(etp)
-                out.append(Message(etp.topic, etp.partition, position,
-                                   error=KafkaError(KafkaError._PARTITION_EOF,  # type: ignore[attr-defined]
-                                                    "Fetch from broker 0 reached end of partition at offset %d "
-                                                    "(HighwaterMark %d)" % (position, high))))
+            eof = self._eof_for(etp, buffered)
+            if eof is not None:
+                out.append(eof)
         return out
+
+    def _eof_for(self, etp: EngineTP, buffered: Set[Tuple[str, int]]) -> Optional[Message]:
+        """A ``_PARTITION_EOF`` event for ``etp`` if it was just read to its end (once per end reached)."""
+        if etp in self._eof_sent or etp in buffered or etp not in self._engine.assignment() or \
+                etp in self._engine.paused():
+            return None
+        try:
+            high = self._engine.highwater(etp)
+            position = self._engine.position(etp, timeout_ms=0) if high is not None else None
+        except engine_errors.KafkaError:
+            return None
+        if high is None or position is None or position < high:
+            return None
+        self._eof_sent.add(etp)
+        return Message(etp.topic, etp.partition, position,
+                       error=KafkaError(KafkaError._PARTITION_EOF,  # type: ignore[attr-defined]
+                                        "Fetch from broker reached end of partition at offset %d "
+                                        "(HighwaterMark %d)" % (position, high)))
 
     # -- offsets -------------------------------------------------------------------------------
 

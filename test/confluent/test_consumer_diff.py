@@ -63,14 +63,22 @@ def test_assigned_partitions_give_the_same_messages_and_eof_events(broker, ck, k
         consumer = _consumer(lib, broker, **{"enable.partition.eof": True})
         consumer.assign([lib.TopicPartition(filled, 0, lib.OFFSET_BEGINNING),
                          lib.TopicPartition(filled, 1, lib.OFFSET_BEGINNING)])
-        records, eofs = _drain(consumer, 10, 2)
+        events = []
+        deadline = time.monotonic() + 30
+        while len(events) < 12 and time.monotonic() < deadline:
+            msg = consumer.poll(0.2)
+            if msg is not None:
+                events.append(msg)
         by_partition = {}
-        for msg in records:
-            by_partition.setdefault(msg.partition(), []).append(_fields(msg))
-        results[lib.__name__] = (by_partition, sorted(eofs), [(tp.topic, tp.partition) for tp in consumer.assignment()])
+        for msg in events:
+            # Per partition: its records, then its end-of-partition event.
+            by_partition.setdefault(msg.partition(), []).append(
+                _fields(msg) if msg.error() is None else (msg.error().code(), msg.offset()))
+        results[lib.__name__] = (by_partition, [(tp.topic, tp.partition) for tp in consumer.assignment()],
+                                 consumer.poll(0.5))
         consumer.close()
     assert results["kafka.confluent"] == results["confluent_kafka"]
-    assert results["kafka.confluent"][1][0][0] == ck.KafkaError._PARTITION_EOF
+    assert results["kafka.confluent"][0][0][-1][0] == ck.KafkaError._PARTITION_EOF
 
 
 def test_consume_batches(broker, ck, kc, filled):
@@ -299,3 +307,30 @@ def test_memberid_unsubscribe_and_list_topics(broker, ck, kc, filled):
                                  after_unsubscribe, sorted(md.topics[filled].partitions))
         consumer.close()
     assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+def test_partition_eof_again_after_new_records(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="cf-eof")
+        consumer = _consumer(lib, broker, **{"enable.partition.eof": True})
+        consumer.assign([lib.TopicPartition(topic, 0, lib.OFFSET_BEGINNING)])
+        seen = []
+
+        def read(until):
+            deadline = time.monotonic() + 30
+            while len(seen) < until and time.monotonic() < deadline:
+                msg = consumer.poll(0.2)
+                if msg is not None:
+                    seen.append(("eof", msg.offset()) if msg.error() else ("record", msg.offset(), msg.value()))
+
+        read(1)  # an empty partition ends at once
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers})
+        producer.produce(topic, b"one")
+        producer.produce(topic, b"two")
+        assert producer.flush(30) == 0
+        read(4)
+        results[lib.__name__] = seen
+        consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"] == [
+        ("eof", 0), ("record", 0, b"one"), ("record", 1, b"two"), ("eof", 2)]
