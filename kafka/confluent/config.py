@@ -250,7 +250,7 @@ def ignored(config: Config, role: str) -> List[str]:
     return sorted(name for name in config.props if name not in honoured)
 
 
-def _common_settings(config: Config) -> Dict[str, Any]:
+def _common_settings(config: Config, role: str) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     servers = config.get("bootstrap.servers") or ""
     if servers:
@@ -266,6 +266,8 @@ def _common_settings(config: Config) -> Dict[str, Any]:
         out["metadata_max_age_ms"] = refresh
     if config.is_set("allow.auto.create.topics"):
         out["allow_auto_create_topics"] = config.get_bool("allow.auto.create.topics")
+    else:
+        out["allow_auto_create_topics"] = role == "producer"  # librdkafka's defaults differ per client
     protocol = (config.get("security.protocol") or "plaintext").upper()
     out["security_protocol"] = protocol
     if protocol in ("SSL", "SASL_SSL"):
@@ -286,7 +288,7 @@ def _common_settings(config: Config) -> Dict[str, Any]:
 
 def producer_settings(config: Config) -> Dict[str, Any]:
     """``KafkaProducer`` keyword arguments for a checked producer configuration (librdkafka defaults)."""
-    out = _common_settings(config)
+    out = _common_settings(config, "producer")
     acks = config.get_int("request.required.acks")
     out["acks"] = "all" if acks < 0 else acks
     out["linger_ms"] = float(config.get("queue.buffering.max.ms") or 5)
@@ -322,7 +324,7 @@ _ASSIGNORS = {"range": "range", "roundrobin": "roundrobin", "cooperative-sticky"
 
 def consumer_settings(config: Config) -> Dict[str, Any]:
     """``KafkaConsumer`` keyword arguments for a checked consumer configuration."""
-    out = _common_settings(config)
+    out = _common_settings(config, "consumer")
     out["group_id"] = config.get("group.id")
     instance = config.get("group.instance.id")
     if instance:

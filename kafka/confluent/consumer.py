@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import logging
 import re
+import threading
 import time
 from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
@@ -106,6 +107,8 @@ class Consumer:
         self._rebalance_assigned = False
         self._rebalance_error: Optional[BaseException] = None
         self._subscribed = False
+        self._subscription_id = 0
+        self._errors: Deque[Message] = collections.deque()  # appended by helper threads
         self._closed = False
 
     # -- subscription -----------------------------------------------------------------------
@@ -134,6 +137,25 @@ class Consumer:
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
         self._subscribed = True
+        self._subscription_id += 1
+        literal = [t for t in topics if not t.startswith("^")]
+        if literal:
+            threading.Thread(target=self._check_topics, args=(literal, self._subscription_id), daemon=True,
+                             name="kafkawire-confluent-topic-check").start()
+
+    def _check_topics(self, topics: List[str], subscription_id: int) -> None:
+        """Helper thread: report subscribed topics that do not exist, as librdkafka does, from poll()."""
+        for topic in topics:
+            try:
+                metadata = self._metadata.cluster_metadata(topic, 10.0)
+            except Exception:  # noqa: BLE001 - no answer: nothing to report
+                return
+            found = metadata.topics.get(topic)
+            if found is None or found.error is None or subscription_id != self._subscription_id:
+                continue
+            error = KafkaError(found.error.code(), "Subscribed topic not available: %s: %s" % (
+                topic, KafkaError(found.error.code()).str()))
+            self._errors.append(Message(topic, error=error))
 
     def unsubscribe(self) -> None:
         """Leave the group's subscription (the current assignment is revoked)."""
@@ -205,12 +227,13 @@ class Consumer:
     def assignment(self) -> List[TopicPartition]:
         """The partitions currently assigned, with the offsets they were assigned at (as librdkafka keeps them)."""
         self._check_open()
-        return [TopicPartition(tp.topic, tp.partition, self._assigned_at.get(tp, OFFSET_INVALID))
+        return [TopicPartition(tp.topic, tp.partition, self._assigned_at.get(tp, OFFSET_STORED))
                 for tp in sorted(self._engine.assignment())]
 
     def _apply_offsets(self, parts: List[TopicPartition]) -> None:
         for tp in parts:
-            self._assigned_at[_tp(tp)] = tp.offset
+            # librdkafka shows "no offset given" as "use the committed one".
+            self._assigned_at[_tp(tp)] = OFFSET_STORED if tp.offset == OFFSET_INVALID else tp.offset
             self._seek_engine(_tp(tp), tp.offset)
 
     def _seek_engine(self, etp: EngineTP, offset: int) -> None:
@@ -294,6 +317,8 @@ class Consumer:
         out: List[Message] = []
         while True:
             self._serve_events()
+            while self._errors and len(out) < count:
+                out.append(self._errors.popleft())
             while (self._buffer or self._eof_due) and len(out) < count:
                 if self._eof_due:
                     # The end of a partition comes right after its last record, as in librdkafka.

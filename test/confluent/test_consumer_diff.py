@@ -334,3 +334,26 @@ def test_partition_eof_again_after_new_records(broker, ck, kc):
         consumer.close()
     assert results["kafka.confluent"] == results["confluent_kafka"] == [
         ("eof", 0), ("record", 0, b"one"), ("record", 1, b"two"), ("eof", 2)]
+
+
+def test_subscribing_to_a_missing_topic_reports_it_from_poll(mock_cluster, ck, kc):
+    from test.support.groups import narrow_group_versions
+
+    narrow_group_versions(mock_cluster, "present", 2)
+    mock_cluster.set_topic_error("absent", 3)  # UNKNOWN_TOPIC_OR_PART
+    results = {}
+    for lib in (ck, kc):
+        consumer = lib.Consumer({"bootstrap.servers": mock_cluster.bootstrap_servers,
+                                 "group.id": "cf-" + uuid.uuid4().hex[:8], "session.timeout.ms": 6000,
+                                 "heartbeat.interval.ms": 500})
+        consumer.subscribe(["absent", "present"])
+        errors = []
+        deadline = time.monotonic() + 30
+        while (not errors or not consumer.assignment()) and time.monotonic() < deadline:
+            msg = consumer.poll(0.2)
+            if msg is not None and msg.error() is not None:
+                errors.append((msg.error().code(), msg.topic(), msg.error().str()))
+        results[lib.__name__] = (errors, [(tp.topic, tp.partition, tp.offset) for tp in consumer.assignment()])
+        consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"]
+    assert results["kafka.confluent"][0][0][0] == ck.KafkaError.UNKNOWN_TOPIC_OR_PART
