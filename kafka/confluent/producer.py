@@ -117,6 +117,7 @@ class Producer:
         self._lock = threading.Lock()
         self._reports: Deque[Tuple[_Pending, Optional[KafkaError], Any]] = collections.deque()
         self._reports_ready = threading.Condition(self._lock)
+        self._report_waiters = 0
         self._count = 0
         self._bytes = 0
         self._known_topics: Dict[str, List[int]] = {}
@@ -278,27 +279,35 @@ class Producer:
         self._report(pending, self._delivery_error(exc), None)
 
     def _report(self, pending: _Pending, error: Optional[KafkaError], metadata: Any) -> None:
-        with self._lock:
-            if pending.reported:
-                return
-            pending.reported = True
-            self._reports.append((pending, error, metadata))
-            self._reports_ready.notify_all()
+        # Runs on the engine's sender thread for every record: no lock unless poll()/flush() waits.
+        # (_serve counts itself as a waiter before it looks at the queue, so no wake-up is lost.)
+        if pending.reported:
+            return
+        pending.reported = True
+        self._reports.append((pending, error, metadata))
+        if self._report_waiters:
+            with self._lock:
+                self._reports_ready.notify_all()
 
     # -- serving events ----------------------------------------------------------------------
 
     def _serve(self, timeout: Optional[float]) -> int:
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         with self._lock:
-            while not self._reports:
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    break
-                self._reports_ready.wait(left if left is not None else 0.2)
-                if deadline is None and not self._reports and self._count == 0:
-                    break
-            batch = list(self._reports)
-            self._reports.clear()
+            self._report_waiters += 1
+            try:
+                while not self._reports:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        break
+                    self._reports_ready.wait(left if left is not None else 0.2)
+                    if deadline is None and not self._reports and self._count == 0:
+                        break
+            finally:
+                self._report_waiters -= 1
+        batch = []
+        while self._reports:
+            batch.append(self._reports.popleft())
         served = 0
         previous: Optional[Tuple[str, int, Optional[int]]] = None
         for index, (pending, error, metadata) in enumerate(batch):

@@ -290,7 +290,9 @@ def test_keyless_records_stick_to_one_partition_once_the_topic_is_known(broker, 
     results = {}
     for lib in (ck, kc):
         counts = []
-        for linger, warm in ((60000, True), (60000, False), (0, True)):
+        # (Records produced before the topic's metadata is known are spread by librdkafka when the
+        # metadata comes later, but whether it comes first is a race, so that case is not compared.)
+        for linger, warm in ((60000, True), (0, True)):
             topic = new_topic(broker, partitions=8, prefix="cf-sticky")
             producer = _producer(lib, broker, partitioner=partitioner, **{"sticky.partitioning.linger.ms": linger})
             if warm:
@@ -301,9 +303,9 @@ def test_keyless_records_stick_to_one_partition_once_the_topic_is_known(broker, 
                 producer.produce(topic, b"v", on_delivery=lambda err, msg: parts.append(msg.partition()))
             assert producer.flush(30) == 0
             counts.append(len(set(parts)))
-        # Stuck to one partition; records that waited for metadata spread; no stickiness with 0.
-        results[lib.__name__] = (counts[0], counts[1] > 1, counts[2] > 1)
-    assert results["kafka.confluent"] == results["confluent_kafka"] == (1, True, True)
+        # Stuck to one partition; no stickiness with 0.
+        results[lib.__name__] = (counts[0], counts[1] > 1)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (1, True)
 
 
 def test_added_partitions_are_picked_up(mock_cluster, ck, kc):
