@@ -42,14 +42,13 @@ HONOURED_COMMON = frozenset([
     "ssl.crl.location", "enable.ssl.certificate.verification", "ssl.endpoint.identification.algorithm",
     "sasl.mechanisms", "sasl.username", "sasl.password", "retry.backoff.ms", "reconnect.backoff.ms",
     "reconnect.backoff.max.ms", "topic.metadata.refresh.interval.ms", "allow.auto.create.topics",
-    "socket.connection.setup.timeout.ms", "connections.max.idle.ms", "group.id",
+    "socket.connection.setup.timeout.ms", "connections.max.idle.ms", "group.id", "statistics.interval.ms",
 ])
 HONOURED_PRODUCER = frozenset([
     "queue.buffering.max.ms", "batch.size", "compression.codec", "request.required.acks", "enable.idempotence",
     "transactional.id", "transaction.timeout.ms", "message.timeout.ms", "partitioner", "queue.buffering.max.messages",
     "queue.buffering.max.kbytes", "message.send.max.retries", "max.in.flight.requests.per.connection",
-    "message.max.bytes", "request.timeout.ms", "delivery.report.only.error", "statistics.interval.ms",
-    "sticky.partitioning.linger.ms",
+    "message.max.bytes", "request.timeout.ms", "delivery.report.only.error", "sticky.partitioning.linger.ms",
 ])
 HONOURED_CONSUMER = frozenset([
     "group.instance.id", "auto.offset.reset", "enable.auto.commit", "auto.commit.interval.ms",

@@ -81,6 +81,9 @@ class Consumer:
         self._logger = logger or cb.get("logger")
         self._on_commit = cb.get("on_commit")
         self._error_cb = cb.get("error_cb")
+        self._stats_cb = cb.get("stats_cb")
+        self._stats_interval = self._config.get_int("statistics.interval.ms") / 1000.0
+        self._next_stats = time.monotonic() + self._stats_interval
         self._auto_commit = self._config.get_bool("enable.auto.commit")
         self._auto_store = self._config.get_bool("enable.auto.offset.store")
         self._commit_interval = self._config.get_int("auto.commit.interval.ms") / 1000.0
@@ -496,6 +499,13 @@ class Consumer:
     def _serve_events(self) -> None:
         while self._events:
             self._events.popleft()()
+        if self._stats_cb is not None and self._stats_interval > 0 and time.monotonic() >= self._next_stats:
+            import json
+
+            self._next_stats = time.monotonic() + self._stats_interval
+            self._stats_cb(json.dumps({
+                "type": "consumer", "ts": int(time.time() * 1e6), "client_id": self._config.get("client.id"),
+                "assigned_partitions": len(self._engine.assignment()), "buffered_msgs": len(self._buffer)}))
 
     def _maybe_auto_commit(self) -> None:
         if not self._auto_commit or time.monotonic() < self._next_commit:

@@ -66,3 +66,14 @@ def test_closed_clients(broker, ck, kc):
             outcome.append(str(exc))
         results[lib.__name__] = outcome
     assert results["kafka.confluent"] == results["confluent_kafka"] == [True, None, "Consumer closed"]
+
+
+def test_consumer_stats_cb_is_served_from_poll(broker, kc):
+    stats = []
+    consumer = kc.Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": "cf-" + uuid.uuid4().hex,
+                            "statistics.interval.ms": 100, "stats_cb": stats.append})
+    deadline = time.monotonic() + 10
+    while not stats and time.monotonic() < deadline:
+        consumer.poll(0.2)
+    consumer.close()
+    assert json.loads(stats[0])["type"] == "consumer"
