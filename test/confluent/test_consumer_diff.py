@@ -47,7 +47,7 @@ def _drain(consumer, want_records, want_eofs=0, timeout=30.0):
 
 def _fields(msg):
     return (msg.topic(), msg.partition(), msg.offset(), msg.key(), msg.value(), msg.headers(), msg.timestamp(),
-            len(msg))
+            len(msg), msg.leader_epoch(), msg.latency())
 
 
 @pytest.fixture
