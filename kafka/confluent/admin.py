@@ -136,6 +136,14 @@ class MetadataSource:
             out.topics[name] = meta
         return out
 
+    def cluster_id(self, timeout: Optional[float]) -> Optional[str]:
+        """The cluster id the brokers report (None when they report none)."""
+        timeout_ms = 30000.0 if timeout is None or timeout < 0 else max(float(timeout) * 1000.0, 1.0)
+        try:
+            return self._client(timeout_ms).describe_cluster().cluster_id
+        except Exception as exc:  # noqa: BLE001
+            raise KafkaException(from_engine(exc)) from exc
+
     def close(self) -> None:
         with self._lock:
             if self._admin is not None:

@@ -617,6 +617,10 @@ class Consumer:
         """Cluster metadata (:class:`kafka.confluent.admin.ClusterMetadata`), for one topic or all."""
         return self._metadata.cluster_metadata(topic, timeout)
 
+    def cluster_id(self, timeout: float = -1) -> Optional[str]:
+        """The cluster's id, from broker metadata."""
+        return self._metadata.cluster_id(timeout)
+
     def memberid(self) -> Optional[str]:
         """This consumer's member id in the group (None before it joined)."""
         self._check_open()

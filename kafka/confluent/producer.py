@@ -417,6 +417,10 @@ class Producer:
         """Cluster metadata (:class:`kafka.confluent.admin.ClusterMetadata`), for one topic or all."""
         return self._metadata.cluster_metadata(topic, timeout)
 
+    def cluster_id(self, timeout: float = -1) -> Optional[str]:
+        """The cluster's id, from broker metadata."""
+        return self._metadata.cluster_id(timeout)
+
     # -- transactions ------------------------------------------------------------------------
 
     def _txn_call(self, action: Callable[[], Any]) -> None:

@@ -332,3 +332,13 @@ def test_added_partitions_are_picked_up(mock_cluster, ck, kc):
             producer.flush(30)
         results[lib.__name__] = delivered
     assert results["kafka.confluent"] == results["confluent_kafka"] == [(None, 3)]
+
+
+def test_cluster_id(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        producer = _producer(lib, broker)
+        consumer = lib.Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": "g-cluster-id"})
+        results[lib.__name__] = (producer.cluster_id(10), consumer.cluster_id(10))
+        consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"]
