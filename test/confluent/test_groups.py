@@ -117,3 +117,31 @@ def test_cooperative_sticky_incremental_callbacks(broker, kc):
     assert len(moved) == 2
     assert ("revoke", moved, True) in first.events
     assert ("revoke", [0, 1, 2, 3], True) not in first.events[:first.events.index(("revoke", moved, True)) + 1]
+
+
+def test_lost_partitions_call_on_lost_then_the_member_rejoins(mock_cluster, ck, kc):
+    from test.support.groups import narrow_group_versions
+
+    narrow_group_versions(mock_cluster, "lost-topic", 2)
+    results = {}
+    for lib in (ck, kc):
+        events = []
+        consumer = lib.Consumer({"bootstrap.servers": mock_cluster.bootstrap_servers,
+                                 "group.id": "cf-lost-" + uuid.uuid4().hex[:6], "session.timeout.ms": 6000,
+                                 "heartbeat.interval.ms": 300})
+        here = threading.current_thread()
+        consumer.subscribe(["lost-topic"],
+                           on_assign=lambda c, p: events.append(("assign", len(p), threading.current_thread() is here)),
+                           on_revoke=lambda c, p: events.append(("revoke", len(p), threading.current_thread() is here)),
+                           on_lost=lambda c, p: events.append(("lost", len(p), threading.current_thread() is here)))
+        deadline = time.monotonic() + 30
+        while not events and time.monotonic() < deadline:
+            consumer.poll(0.2)
+        mock_cluster.push_request_errors("Heartbeat", 25, 25, 25)  # UNKNOWN_MEMBER_ID: the membership is gone
+        while len(events) < 3 and time.monotonic() < deadline:
+            consumer.poll(0.2)
+        results[lib.__name__] = events[:3]
+        consumer.close()
+        mock_cluster.clear_request_errors("Heartbeat")
+    assert results["kafka.confluent"] == results["confluent_kafka"] == [
+        ("assign", 2, True), ("lost", 2, True), ("assign", 2, True)]
