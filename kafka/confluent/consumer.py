@@ -422,11 +422,20 @@ class Consumer:
                 raise TypeError("message must be a Message")
             if message.error() is not None:
                 raise KafkaException(message.error())
-            self._stored[EngineTP(message.topic(), message.partition())] = (
-                message.offset() + 1, None, message.leader_epoch())
+            etp, next_offset = self._after(message)
+            self._stored[etp] = (next_offset, None, message.leader_epoch())
             return
         for tp in partitions_list(offsets, "offsets"):
             self._stored[_tp(tp)] = (tp.offset, tp.metadata, tp.leader_epoch)
+
+    @staticmethod
+    def _after(message: Message) -> Tuple[EngineTP, int]:
+        """The partition of a consumed ``message`` and the offset after it."""
+        topic, partition, offset = message.topic(), message.partition(), message.offset()
+        if topic is None or partition is None or offset is None:
+            raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                            "the message has no topic, partition or offset"))
+        return EngineTP(topic, partition), offset + 1
 
     def _offsets_from(self, message: Optional[Message], offsets: Any) -> Dict[EngineTP, OffsetAndMetadata]:
         if message is not None and offsets is not None:
@@ -436,7 +445,8 @@ class Consumer:
                 raise TypeError("message must be a Message")
             if message.error() is not None:
                 raise KafkaException(message.error())
-            return {EngineTP(message.topic(), message.partition()): OffsetAndMetadata(message.offset() + 1, "")}
+            etp, next_offset = self._after(message)
+            return {etp: OffsetAndMetadata(next_offset, "")}
         if offsets is not None:
             return {_tp(tp): OffsetAndMetadata(tp.offset, tp.metadata or "") for tp in
                     partitions_list(offsets, "offsets")}

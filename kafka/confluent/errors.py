@@ -25,6 +25,10 @@ def error_description(code: int) -> str:
     return found[1] if found else "Err-%d?" % code
 
 
+#: ``str`` under another name, for annotations inside KafkaError (whose ``str()`` method hides it).
+_Text = str
+
+
 class KafkaError:
     """An error or event reported by a client: a code, a text and flags.
 
@@ -67,7 +71,7 @@ class KafkaError:
         """True when the current transaction must be aborted."""
         return self._txn_requires_abort
 
-    def __repr__(self) -> str:
+    def __repr__(self) -> _Text:
         return 'KafkaError{%scode=%s,val=%d,str="%s"}' % (
             "FATAL," if self._fatal else "", self.name(), self._code, self.str())
 

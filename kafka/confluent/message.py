@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, List, Optional, Tuple
 
 import kafka.confluent.errors
-from kafka.confluent.errors import KafkaError
 
 OFFSET_BEGINNING = -2
 OFFSET_END = -1

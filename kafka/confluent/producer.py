@@ -20,7 +20,7 @@ from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
-from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, TopicPartition, partitions_list
+from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
 from kafka.producer.kafka import KafkaProducer
 
