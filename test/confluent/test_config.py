@@ -182,3 +182,18 @@ def test_aliases_are_honoured_under_their_canonical_name():
     assert "compression.codec" not in confmod.ignored(config, "producer")
     assert "fetch.message.max.bytes" not in confmod.ignored(config, "consumer")
     assert confmod.producer_settings(config)["compression_type"] == "gzip"
+
+
+def test_generated_tables_match_the_installed_librdkafka():
+    import importlib.util
+    import os
+
+    here = os.path.dirname(os.path.abspath(__file__))
+    script = os.path.join(here, "..", "..", "tools", "gen_confluent_tables.py")
+    spec = importlib.util.spec_from_file_location("gen_confluent_tables", script)
+    generator = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(generator)
+    with open(generator.OUT, encoding="utf-8") as f:
+        checked_in = f.read()
+    assert generator.render(generator.find_librdkafka()) == checked_in, \
+        "run tools/gen_confluent_tables.py to regenerate kafka/confluent/_tables.py"
