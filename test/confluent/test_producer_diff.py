@@ -45,8 +45,25 @@ def test_keyed_records_land_on_the_same_partition(broker, ck, kc, partitioner):
         topic = new_topic(broker, partitions=7, prefix="cf-part")
         records = [{"key": k, "value": b"v"} for k in KEYS if k or not partitioner.endswith("random")]
         seen = _reports(lib, broker, topic, records, partitioner=partitioner)
-        results[lib.__name__] = sorted((r[4], r[2]) for r in seen)
+        reported = sorted((r[4], r[2]) for r in seen)
+        assert _read_back(kc, broker, topic, 7, len(records)) == reported
+        results[lib.__name__] = reported
     assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+def _read_back(lib, broker, topic, partitions, count):
+    """(key, partition) of every record stored in ``topic``, sorted."""
+    consumer = lib.Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": "cf-readback",
+                             "enable.auto.commit": False})
+    consumer.assign([lib.TopicPartition(topic, p, lib.OFFSET_BEGINNING) for p in range(partitions)])
+    stored = []
+    deadline = time.monotonic() + 30
+    while len(stored) < count and time.monotonic() < deadline:
+        msg = consumer.poll(0.2)
+        if msg is not None and msg.error() is None:
+            stored.append((msg.key(), msg.partition()))
+    consumer.close()
+    return sorted(stored)
 
 
 def test_null_keys_with_deterministic_partitioners(broker, ck, kc):
