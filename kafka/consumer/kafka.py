@@ -347,6 +347,11 @@ class KafkaConsumer(FirstApiMixin):
         return {check_topic_partition(tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(int(o), "")
                 for tp, o in offsets.items()}
 
+    def group_metadata(self) -> Any:
+        """This member's :class:`~kafka.consumer.group.common.GroupMetadata` (group id, generation,
+        member id), for ``send_offsets_to_transaction``; None without a ``group_id``."""
+        return None if self._coordinator is None else self._coordinator.group_metadata()
+
     def committed(self, partition: TopicPartition, metadata: bool = False) -> Any:
         """The last committed offset of ``partition`` for the group (None if none)."""
         result = self._group().fetch_committed_offsets([check_topic_partition(partition)],

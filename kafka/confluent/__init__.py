@@ -1,0 +1,64 @@
+"""A pure-Python drop-in for confluent-kafka-python's main API, on kafkawire's engine.
+
+``from kafka.confluent import Producer, Consumer, KafkaError, ...`` gives the
+classes confluent-kafka programs use, configured with librdkafka property
+names. :func:`install_as_confluent_kafka` makes ``import confluent_kafka``
+load this package instead. See :doc:`/confluent` for what maps to what.
+"""
+
+from __future__ import annotations
+
+from kafka.confluent._tables import LIBRDKAFKA_VERSION
+from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.message import (
+    OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME,
+    TIMESTAMP_NOT_AVAILABLE, Message, TopicPartition)
+from kafka.confluent.consumer import Consumer
+from kafka.confluent.producer import Producer
+
+__all__ = [
+    "Producer", "Consumer", "Message", "TopicPartition", "KafkaError", "KafkaException",
+    "OFFSET_BEGINNING", "OFFSET_END", "OFFSET_STORED", "OFFSET_INVALID",
+    "TIMESTAMP_NOT_AVAILABLE", "TIMESTAMP_CREATE_TIME", "TIMESTAMP_LOG_APPEND_TIME",
+    "version", "libversion", "install_as_confluent_kafka",
+]
+
+#: The confluent-kafka release whose API this package follows.
+API_VERSION = "2.16.1"
+
+
+def _as_int(version: str) -> int:
+    parts = [int(p) for p in version.split(".")[:3]] + [0, 0, 0]
+    return (parts[0] << 24) | (parts[1] << 16) | (parts[2] << 8) | 0xFF
+
+
+def version() -> str:
+    """The confluent-kafka release whose API is provided (confluent-kafka returns a string too)."""
+    return API_VERSION
+
+
+def libversion() -> tuple:
+    """``(version string, version int)`` of the librdkafka whose behaviour is followed."""
+    return (LIBRDKAFKA_VERSION, _as_int(LIBRDKAFKA_VERSION))
+
+
+def install_as_confluent_kafka() -> None:
+    """Make ``import confluent_kafka`` (and ``confluent_kafka.admin``) load this package.
+
+    Registers ``kafka.confluent`` and its submodules in :data:`sys.modules`
+    under the ``confluent_kafka`` names, so that an unchanged confluent-kafka
+    program runs on kafkawire. Call it before the program imports
+    confluent_kafka; a real confluent_kafka imported earlier is replaced for
+    later imports only.
+    """
+    import sys
+
+    from kafka.confluent import admin, consumer, errors, message, producer
+
+    package = sys.modules[__name__]
+    sys.modules["confluent_kafka"] = package
+    sys.modules["confluent_kafka.admin"] = admin
+    sys.modules["confluent_kafka.error"] = errors
+    sys.modules["confluent_kafka.cimpl"] = package
+    for name, module in (("consumer", consumer), ("producer", producer), ("message", message)):
+        sys.modules["confluent_kafka._kafkawire_" + name] = module

@@ -1,0 +1,151 @@
+"""Cluster metadata classes returned by ``list_topics()`` (confluent-kafka's ``confluent_kafka.admin`` shapes)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any, Dict, List, Optional
+
+import kafka.confluent.errors
+from kafka.confluent.errors import KafkaError, KafkaException, from_engine
+
+
+class BrokerMetadata:
+    """One broker: ``id``, ``host``, ``port``."""
+
+    def __init__(self) -> None:
+        self.id = -1
+        self.host: Optional[str] = None
+        self.port = -1
+
+    def __repr__(self) -> str:
+        return "BrokerMetadata(%d, %s:%d)" % (self.id, self.host, self.port)
+
+    def __str__(self) -> str:
+        return "%s:%d/%d" % (self.host, self.port, self.id)
+
+
+class PartitionMetadata:
+    """One partition: ``id``, ``leader``, ``replicas``, ``isrs`` and ``error`` (a KafkaError or None)."""
+
+    def __init__(self) -> None:
+        self.id = -1
+        self.leader = -1
+        self.replicas: List[int] = []
+        self.isrs: List[int] = []
+        self.error: Optional[kafka.confluent.errors.KafkaError] = None
+
+    def __repr__(self) -> str:
+        if self.error is not None:
+            return "PartitionMetadata(%d, %s)" % (self.id, self.error)
+        return "PartitionMetadata(%d)" % self.id
+
+    __str__ = __repr__
+
+
+class TopicMetadata:
+    """One topic: ``topic``, ``partitions`` (id -> PartitionMetadata) and ``error``."""
+
+    def __init__(self) -> None:
+        self.topic: Optional[str] = None
+        self.partitions: Dict[int, PartitionMetadata] = {}
+        self.error: Optional[kafka.confluent.errors.KafkaError] = None
+
+    def __repr__(self) -> str:
+        if self.error is not None:
+            return "TopicMetadata(%s, %d partitions, %s)" % (self.topic, len(self.partitions), self.error)
+        return "TopicMetadata(%s, %d partitions)" % (self.topic, len(self.partitions))
+
+    __str__ = __repr__
+
+
+class ClusterMetadata:
+    """What ``list_topics()`` returns: ``cluster_id``, ``controller_id``, ``brokers``, ``topics``,
+    ``orig_broker_id`` and ``orig_broker_name``."""
+
+    def __init__(self) -> None:
+        self.cluster_id: Optional[str] = None
+        self.controller_id = -1
+        self.brokers: Dict[int, BrokerMetadata] = {}
+        self.topics: Dict[str, TopicMetadata] = {}
+        self.orig_broker_id = -1
+        self.orig_broker_name: Optional[str] = None
+
+    def __repr__(self) -> str:
+        return "ClusterMetadata(%s)" % self.cluster_id
+
+    __str__ = __repr__
+
+
+class MetadataSource:
+    """Builds ClusterMetadata with a lazily created :class:`~kafka.admin.KafkaAdminClient`."""
+
+    def __init__(self, settings: Dict[str, Any]) -> None:
+        keep = ("bootstrap_servers", "client_id", "security_protocol", "ssl_cafile", "ssl_certfile", "ssl_keyfile",
+                "ssl_password", "ssl_crlfile", "ssl_ciphers", "ssl_check_hostname", "sasl_mechanism",
+                "sasl_plain_username", "sasl_plain_password", "retry_backoff_ms", "reconnect_backoff_ms")
+        self._settings = {k: v for k, v in settings.items() if k in keep}
+        self._admin: Any = None
+        self._lock = threading.Lock()
+
+    def _client(self, timeout_ms: float) -> Any:
+        from kafka.admin import KafkaAdminClient
+
+        with self._lock:
+            if self._admin is None:
+                self._admin = KafkaAdminClient(request_timeout_ms=timeout_ms, bootstrap_timeout_ms=timeout_ms,
+                                               **self._settings)
+            return self._admin
+
+    def cluster_metadata(self, topic: Optional[str], timeout: Optional[float]) -> ClusterMetadata:
+        """Metadata of ``topic`` (or of all topics) as a :class:`ClusterMetadata`."""
+        if topic is not None and not isinstance(topic, str):
+            raise TypeError("topic must be str")
+        timeout_ms = 30000.0 if timeout is None or timeout < 0 else max(float(timeout) * 1000.0, 1.0)
+        try:
+            admin = self._client(timeout_ms)
+            cluster = admin.describe_cluster()
+            described = admin.describe_topics(None if topic is None else [topic], raise_error=False)
+        except Exception as exc:  # noqa: BLE001
+            error = from_engine(exc)
+            if error.code() == KafkaError._FAIL or "timed out" in error.str().lower():  # type: ignore[attr-defined]
+                error = KafkaError(KafkaError._TRANSPORT, error.str())  # type: ignore[attr-defined]
+            raise KafkaException(error) from exc
+        out = ClusterMetadata()
+        out.cluster_id = cluster.cluster_id
+        out.controller_id = cluster.controller_id if cluster.controller_id is not None else -1
+        for broker in cluster.brokers:
+            item = BrokerMetadata()
+            item.id, item.host, item.port = broker.nodeId, broker.host, broker.port
+            out.brokers[item.id] = item
+        if cluster.brokers:
+            first = cluster.brokers[0]
+            out.orig_broker_id = first.nodeId
+            out.orig_broker_name = "%s:%d/%d" % (first.host, first.port, first.nodeId)
+        for name, found in described.items():
+            meta = TopicMetadata()
+            meta.topic = name
+            if isinstance(found, BaseException):
+                meta.error = from_engine(found)
+            else:
+                for p in found.partitions:
+                    part = PartitionMetadata()
+                    part.id, part.leader = p.partition, p.leader
+                    part.replicas, part.isrs = list(p.replicas), list(p.isr)
+                    part.error = KafkaError(p.error) if p.error else None
+                    meta.partitions[part.id] = part
+            out.topics[name] = meta
+        return out
+
+    def cluster_id(self, timeout: Optional[float]) -> Optional[str]:
+        """The cluster id the brokers report (None when they report none)."""
+        timeout_ms = 30000.0 if timeout is None or timeout < 0 else max(float(timeout) * 1000.0, 1.0)
+        try:
+            return self._client(timeout_ms).describe_cluster().cluster_id
+        except Exception as exc:  # noqa: BLE001
+            raise KafkaException(from_engine(exc)) from exc
+
+    def close(self) -> None:
+        with self._lock:
+            if self._admin is not None:
+                self._admin.close()
+                self._admin = None

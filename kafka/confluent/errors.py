@@ -1,0 +1,136 @@
+"""``KafkaError`` and ``KafkaException`` as confluent-kafka shapes them.
+
+Error codes and names are librdkafka's (see :mod:`kafka.confluent._tables`):
+broker error codes keep Kafka's numbers, codes local to the client are
+negative and their names start with an underscore (``_PARTITION_EOF``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from kafka import errors as engine_errors
+from kafka.confluent._tables import ERROR_CODES
+
+
+def error_name(code: int) -> str:
+    """librdkafka's name of ``code`` (``ERR_<code>?`` for an unknown one)."""
+    found = ERROR_CODES.get(code)
+    return found[0] if found else "ERR_%d?" % code
+
+
+def error_description(code: int) -> str:
+    """librdkafka's one-line description of ``code``."""
+    found = ERROR_CODES.get(code)
+    return found[1] if found else "Err-%d?" % code
+
+
+#: ``str`` under another name, for annotations inside KafkaError (whose ``str()`` method hides it).
+_Text = str
+
+
+class KafkaError:
+    """An error or event reported by a client: a code, a text and flags.
+
+    ``KafkaError(code, reason=None, fatal=False, retriable=False,
+    txn_requires_abort=False)``. Compares equal to its code, so
+    ``err == KafkaError._PARTITION_EOF`` and ``err.code() == ...`` both work.
+    """
+
+    __slots__ = ("_code", "_reason", "_fatal", "_retriable", "_txn_requires_abort")
+
+    def __init__(self, error: int, reason: Optional[str] = None, fatal: bool = False,
+                 retriable: bool = False, txn_requires_abort: bool = False) -> None:
+        self._code = int(error)
+        self._reason = reason
+        self._fatal = bool(fatal)
+        self._retriable = bool(retriable)
+        self._txn_requires_abort = bool(txn_requires_abort)
+
+    def code(self) -> int:
+        """The numeric error code."""
+        return self._code
+
+    def name(self) -> str:
+        """The code's name, e.g. ``UNKNOWN_TOPIC_OR_PART`` or ``_MSG_TIMED_OUT``."""
+        return error_name(self._code)
+
+    def str(self) -> str:
+        """The reason given, or else the code's description."""
+        return self._reason if self._reason is not None else error_description(self._code)
+
+    def fatal(self) -> bool:
+        """True when the client can no longer be used."""
+        return self._fatal
+
+    def retriable(self) -> bool:
+        """True when trying the operation again may succeed."""
+        return self._retriable
+
+    def txn_requires_abort(self) -> bool:
+        """True when the current transaction must be aborted."""
+        return self._txn_requires_abort
+
+    def __repr__(self) -> _Text:
+        return 'KafkaError{%scode=%s,val=%d,str="%s"}' % (
+            "FATAL," if self._fatal else "", self.name(), self._code, self.str())
+
+    __str__ = __repr__
+
+    def __eq__(self, other: Any) -> bool:
+        if isinstance(other, KafkaError):
+            return self._code == other._code
+        if isinstance(other, int):
+            return self._code == other
+        return NotImplemented
+
+    def __ne__(self, other: Any) -> bool:
+        result = self.__eq__(other)
+        return result if result is NotImplemented else not result
+
+    def __lt__(self, other: Any) -> bool:
+        return self._code < (other._code if isinstance(other, KafkaError) else other)
+
+    def __hash__(self) -> int:
+        return hash(self._code)
+
+
+for _code, (_name, _desc) in ERROR_CODES.items():
+    setattr(KafkaError, _name, _code)
+del _code, _name, _desc
+
+
+class KafkaException(Exception):
+    """Raised by the clients; ``args[0]`` is usually a :class:`~kafka.confluent.errors.KafkaError`."""
+
+
+def make_error(code: int, reason: Optional[str] = None, fatal: bool = False) -> KafkaError:
+    """A KafkaError with the retriable flag the engine knows for ``code``."""
+    retriable = False
+    if code >= 0:
+        cls = engine_errors.for_code(code)
+        retriable = bool(getattr(cls, "retriable", False))
+    return KafkaError(code, reason, fatal=fatal, retriable=retriable)
+
+
+def from_engine(exc: BaseException) -> KafkaError:
+    """The KafkaError that best describes an engine exception."""
+    if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
+        return exc.args[0]
+    code = getattr(exc, "errno", None)
+    if isinstance(code, int) and code > 0 and code in ERROR_CODES:
+        return KafkaError(code, str(exc) or None, retriable=bool(getattr(exc, "retriable", False)))
+    if isinstance(exc, engine_errors.KafkaTimeoutError):
+        return KafkaError(KafkaError._TIMED_OUT, str(exc) or None)  # type: ignore[attr-defined]
+    if isinstance(exc, (engine_errors.KafkaConnectionError, ConnectionError)):
+        return KafkaError(KafkaError._TRANSPORT, str(exc) or None, retriable=True)  # type: ignore[attr-defined]
+    if isinstance(exc, engine_errors.IllegalStateError):
+        return KafkaError(KafkaError._STATE, str(exc) or None)  # type: ignore[attr-defined]
+    if isinstance(exc, (engine_errors.IllegalArgumentError, ValueError)):
+        return KafkaError(KafkaError._INVALID_ARG, str(exc) or None)  # type: ignore[attr-defined]
+    return KafkaError(KafkaError._FAIL, str(exc) or type(exc).__name__)  # type: ignore[attr-defined]
+
+
+def raise_from_engine(exc: BaseException) -> "KafkaException":
+    """A KafkaException wrapping :func:`from_engine`'s error (to raise ``from exc``)."""
+    return KafkaException(from_engine(exc))

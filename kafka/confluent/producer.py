@@ -1,0 +1,489 @@
+"""``Producer``: confluent-kafka's producer API on top of :class:`kafka.KafkaProducer`.
+
+produce() never blocks: a record whose topic metadata is not known yet waits
+in this module's queue while a helper thread asks the engine for it. The
+engine's future callbacks (on its sender thread) only queue delivery reports;
+poll() and flush() serve them in the application's thread, in the order the
+engine completed the records.
+"""
+
+from __future__ import annotations
+
+import collections
+import logging
+import random
+import threading
+import time
+from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
+
+from kafka import errors as engine_errors
+from kafka.confluent import config as confmod
+from kafka.confluent.admin import MetadataSource
+from kafka.confluent.errors import KafkaError, KafkaException, from_engine
+from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
+from kafka.confluent.partitioners import PARTITIONERS, RANDOM
+from kafka.producer.kafka import KafkaProducer
+
+log = logging.getLogger(__name__)
+
+#: Most seconds between looks at a known topic's partition count.
+_REFRESH_EVERY = 10.0
+
+
+def _as_bytes(what: str, data: Any) -> Optional[bytes]:
+    if data is None or isinstance(data, bytes):
+        return data
+    if isinstance(data, str):
+        return data.encode("utf-8")
+    raise TypeError("%s must be bytes, str or None, not %s" % (what, type(data).__name__))
+
+
+def _headers(headers: Any) -> Optional[List[Tuple[str, Optional[bytes]]]]:
+    if headers is None:
+        return None
+    if isinstance(headers, dict):
+        items = list(headers.items())
+    elif isinstance(headers, list):
+        items = headers
+    else:
+        raise TypeError("headers must be a list of (key, value) tuples or a dict")
+    out: List[Tuple[str, Optional[bytes]]] = []
+    for item in items:
+        if not isinstance(item, tuple) or len(item) != 2:
+            raise TypeError("each header must be a (key, value) tuple")
+        name, value = item
+        # confluent-kafka takes any header name and uses its str().
+        out.append((name if isinstance(name, str) else str(name), _as_bytes("header value", value)))
+    return out or None
+
+
+class _Pending:
+    """One record between produce() and its served delivery report."""
+
+    __slots__ = ("topic", "partition", "key", "value", "headers", "timestamp", "callback", "started",
+                 "size", "purged", "reported")
+
+    def __init__(self, topic: str, partition: int, key: Optional[bytes], value: Optional[bytes],
+                 headers: Any, timestamp: int, callback: Optional[Callable[..., Any]]) -> None:
+        self.topic = topic
+        self.partition = partition
+        self.key = key
+        self.value = value
+        self.headers = headers
+        self.timestamp = timestamp
+        self.callback = callback
+        self.started = time.monotonic()
+        self.size = len(key or b"") + len(value or b"")
+        self.purged = False
+        self.reported = False
+
+
+class Producer:
+    """An asynchronous producer with confluent-kafka's interface.
+
+    ``Producer(conf, logger=None)``: ``conf`` holds librdkafka property names
+    (see :doc:`/confluent`); defaults are librdkafka's. Delivery reports reach
+    ``on_delivery(err, msg)`` from :meth:`poll` and :meth:`flush` only.
+    """
+
+    def __init__(self, conf: Optional[Dict[str, Any]] = None, logger: Optional[logging.Logger] = None,
+                 **kwargs: Any) -> None:
+        conf = dict(conf or {})
+        conf.update(kwargs)
+        self._config = confmod.parse(conf, "producer")
+        cb = self._config.callbacks
+        self._logger = logger or cb.get("logger")
+        self._on_delivery = cb.get("on_delivery")
+        self._error_cb = cb.get("error_cb")
+        self._stats_cb = cb.get("stats_cb")
+        self._only_errors = self._config.get_bool("delivery.report.only.error")
+        self._max_messages = self._config.get_int("queue.buffering.max.messages")
+        self._max_bytes = self._config.get_int("queue.buffering.max.kbytes") * 1024
+        self._partitioner = PARTITIONERS[self._config.get("partitioner") or "consistent_random"]
+        self._message_timeout = self._config.get_int("message.timeout.ms") / 1000.0
+        self._stats_interval = self._config.get_int("statistics.interval.ms") / 1000.0
+        self._next_stats = time.monotonic() + self._stats_interval
+        ignored = confmod.ignored(self._config, "producer")
+        if ignored:
+            log.debug("properties accepted but not used by kafkawire: %s", ", ".join(ignored))
+        settings = confmod.producer_settings(self._config)
+        # partitions_for() in the helper thread waits up to max_block_ms for metadata.
+        settings["max_block_ms"] = max(min(self._message_timeout or 300.0, 300.0), 0.001) * 1000.0
+        try:
+            self._engine = KafkaProducer(**settings)
+        except engine_errors.KafkaError as exc:
+            raise KafkaException(from_engine(exc)) from exc
+        self._metadata = MetadataSource(settings)
+        self._lock = threading.Lock()
+        self._reports: Deque[Tuple[_Pending, Optional[KafkaError], Any]] = collections.deque()
+        self._reports_ready = threading.Condition(self._lock)
+        self._report_waiters = 0
+        self._count = 0
+        self._bytes = 0
+        self._known_topics: Dict[str, List[int]] = {}
+        self._sticky_for = self._config.get_int("sticky.partitioning.linger.ms") / 1000.0
+        self._sticky_choice: Dict[str, Tuple[int, float]] = {}
+        self._waiting: Dict[str, Deque[_Pending]] = {}
+        self._refreshed: Dict[str, float] = {}
+        refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
+        self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
+        self._closed = False
+
+    # -- producing --------------------------------------------------------------------------
+
+    def produce(self, topic: Any, value: Any = None, key: Any = None, partition: Any = -1,
+                on_delivery: Optional[Callable[..., Any]] = None, callback: Optional[Callable[..., Any]] = None,
+                timestamp: Any = 0, headers: Any = None) -> None:
+        """Queue a record for ``topic``; raises BufferError when the local queue is full.
+
+        ``value`` and ``key`` may be bytes or str (encoded as UTF-8);
+        ``partition`` -1 lets the configured partitioner choose; ``timestamp``
+        0 means now; ``headers`` is a list of ``(str, bytes|str|None)`` tuples
+        or a dict. ``on_delivery`` (or ``callback``) overrides the configured
+        delivery report callback for this record.
+        """
+        if not isinstance(topic, str):
+            raise TypeError("topic must be str, not %s" % type(topic).__name__)
+        value_bytes = _as_bytes("value", value)
+        key_bytes = _as_bytes("key", key)
+        if not isinstance(partition, int):
+            raise TypeError("partition must be int, not %s" % type(partition).__name__)
+        if isinstance(timestamp, bool) or not isinstance(timestamp, int):
+            raise TypeError("timestamp must be int, not %s" % type(timestamp).__name__)
+        # Like confluent-kafka, a callback that is not callable fails only when its report is served.
+        report_to = on_delivery if on_delivery is not None else callback
+        record_headers = _headers(headers)
+        if self._closed:
+            raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
+        if report_to is None:
+            report_to = self._on_delivery
+        pending = _Pending(topic, partition, key_bytes, value_bytes, record_headers,
+                           timestamp if timestamp > 0 else int(time.time() * 1000), report_to)
+        with self._lock:
+            if self._count >= self._max_messages or self._bytes + pending.size > self._max_bytes:
+                raise BufferError(KafkaError(KafkaError._QUEUE_FULL).str())  # type: ignore[attr-defined]
+            partitions = self._known_topics.get(topic)
+            if partitions is not None and time.monotonic() - self._refreshed.get(topic, 0.0) > self._refresh_every:
+                self._refreshed[topic] = time.monotonic()
+                threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
+                                 name="kafkawire-confluent-refresh-%s" % topic).start()
+            if partitions is not None and partition >= 0 and partition not in partitions:
+                raise KafkaException(KafkaError(
+                    KafkaError._UNKNOWN_PARTITION,  # type: ignore[attr-defined]
+                    "Unable to produce message: Local: Unknown partition"))
+            self._count += 1
+            self._bytes += pending.size
+            if partitions is None or topic in self._waiting:
+                queue = self._waiting.get(topic)
+                if queue is None:
+                    queue = self._waiting[topic] = collections.deque()
+                    threading.Thread(target=self._resolve_topic, args=(topic,), daemon=True,
+                                     name="kafkawire-confluent-metadata-%s" % topic).start()
+                queue.append(pending)
+                return
+        self._hand_over(pending, partitions)
+
+    def _hand_over(self, pending: _Pending, partitions: List[int], sticky: bool = True) -> None:
+        """Give ``pending`` to the engine (outside the lock: the engine's callbacks take it).
+
+        Records that waited for the topic's metadata are spread at random, not
+        stuck to one partition: librdkafka does the same with the records it
+        partitions once the topic becomes known.
+        """
+        if pending.partition < 0:
+            index = self._partitioner(pending.key, len(partitions))
+            if index != RANDOM:
+                pending.partition = partitions[index]
+            else:
+                pending.partition = self._sticky(pending.topic, partitions) if sticky else random.choice(partitions)
+        elif pending.partition not in partitions:
+            self._report(pending, KafkaError(KafkaError._UNKNOWN_PARTITION), None)  # type: ignore[attr-defined]
+            return
+        value = pending.value
+        if pending.key is None and value is None:
+            # librdkafka accepts a record with neither key nor value; the engine wants one of them.
+            value = b""
+        try:
+            future = self._engine.send(pending.topic, value=value, key=pending.key, headers=pending.headers,
+                                       partition=pending.partition, timestamp_ms=pending.timestamp)
+        except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
+            self._report(pending, self._delivery_error(exc), None)
+            return
+        future.add_callback(self._delivered, pending)
+        future.add_errback(self._failed, pending)
+
+    def _sticky(self, topic: str, partitions: List[int]) -> int:
+        """A random partition, kept for ``sticky.partitioning.linger.ms`` (random each time when 0)."""
+        if self._sticky_for <= 0:
+            return random.choice(partitions)
+        now = time.monotonic()
+        with self._lock:
+            chosen = self._sticky_choice.get(topic)
+            if chosen is None or now >= chosen[1] or chosen[0] not in partitions:
+                chosen = self._sticky_choice[topic] = (random.choice(partitions), now + self._sticky_for)
+            return chosen[0]
+
+    def _refresh_topic(self, topic: str) -> None:
+        """Helper thread: pick up a changed partition count (the engine refreshes its metadata)."""
+        try:
+            partitions = sorted(self._engine.partitions_for(topic))
+        except Exception:  # noqa: BLE001 - keep what is known; records will report their own errors
+            return
+        with self._lock:
+            if topic in self._known_topics:
+                self._known_topics[topic] = partitions
+
+    def _resolve_topic(self, topic: str) -> None:
+        """Helper thread for one topic: fetch its metadata, then hand its waiting records over.
+
+        One thread per unknown topic, so that a topic that never appears
+        (its records time out) does not hold up the others.
+        """
+        error: Optional[KafkaError] = None
+        partitions: List[int] = []
+        try:
+            partitions = sorted(self._engine.partitions_for(topic))
+        except Exception as exc:  # noqa: BLE001 - reported to the application
+            error = self._delivery_error(exc)
+        while True:
+            with self._lock:
+                queue = self._waiting.get(topic)
+                if not queue:
+                    self._waiting.pop(topic, None)
+                    if error is None:
+                        self._known_topics[topic] = partitions
+                        self._refreshed[topic] = time.monotonic()
+                    return
+                batch = list(queue)
+                queue.clear()
+            # Hand over outside the lock; records produced meanwhile join the queue and are
+            # handed over by the next round, so their order is kept.
+            for pending in batch:
+                if pending.purged:
+                    continue
+                if error is not None:
+                    self._report(pending, error, None)
+                else:
+                    self._hand_over(pending, partitions, sticky=False)
+
+    @staticmethod
+    def _delivery_error(exc: BaseException) -> KafkaError:
+        if isinstance(exc, engine_errors.KafkaTimeoutError):
+            return KafkaError(KafkaError._MSG_TIMED_OUT)  # type: ignore[attr-defined]
+        return from_engine(exc)
+
+    def _delivered(self, pending: _Pending, metadata: Any) -> None:
+        self._report(pending, None, metadata)
+
+    def _failed(self, pending: _Pending, exc: BaseException) -> None:
+        self._report(pending, self._delivery_error(exc), None)
+
+    def _report(self, pending: _Pending, error: Optional[KafkaError], metadata: Any) -> None:
+        # Runs on the engine's sender thread for every record: no lock unless poll()/flush() waits.
+        # (_serve counts itself as a waiter before it looks at the queue, so no wake-up is lost.)
+        if pending.reported:
+            return
+        pending.reported = True
+        self._reports.append((pending, error, metadata))
+        if self._report_waiters:
+            with self._lock:
+                self._reports_ready.notify_all()
+
+    # -- serving events ----------------------------------------------------------------------
+
+    def _serve(self, timeout: Optional[float]) -> int:
+        deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
+        with self._lock:
+            self._report_waiters += 1
+            try:
+                while not self._reports:
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        break
+                    self._reports_ready.wait(left if left is not None else 0.2)
+                    if deadline is None and not self._reports and self._count == 0:
+                        break
+            finally:
+                self._report_waiters -= 1
+        batch = []
+        while self._reports:
+            batch.append(self._reports.popleft())
+        served = 0
+        previous: Optional[Tuple[str, int, Optional[int]]] = None
+        for index, (pending, error, metadata) in enumerate(batch):
+            with self._lock:
+                self._count -= 1
+                self._bytes -= pending.size
+            # librdkafka counts one event per batch of reports (one per produce
+            # response); consecutive reports of one partition with the same
+            # outcome stand for that here.
+            group = (pending.topic, pending.partition, error.code() if error is not None else None)
+            if group != previous:
+                served += 1
+                previous = group
+            if pending.callback is None or (self._only_errors and error is None):
+                continue
+            message = Message(pending.topic, pending.partition if pending.partition >= 0 else None,
+                              metadata.offset if metadata is not None else None,
+                              pending.key, pending.value, None, error,
+                              (TIMESTAMP_CREATE_TIME, metadata.timestamp if metadata is not None else pending.timestamp),
+                              time.monotonic() - pending.started)
+            try:
+                pending.callback(error, message)
+            except BaseException:
+                # The rest are served at the next poll(), as librdkafka keeps them queued.
+                with self._lock:
+                    self._reports.extendleft(reversed(batch[index + 1:]))
+                raise
+        self._maybe_stats()
+        return served
+
+    def _maybe_stats(self) -> None:
+        if self._stats_cb is None or self._stats_interval <= 0 or time.monotonic() < self._next_stats:
+            return
+        import json
+
+        self._next_stats = time.monotonic() + self._stats_interval
+        self._stats_cb(json.dumps({"type": "producer", "ts": int(time.time() * 1e6), "msg_cnt": self._count,
+                                   "msg_size": self._bytes, "client_id": self._config.get("client.id")}))
+
+    def poll(self, timeout: Optional[float] = None) -> int:
+        """Serve delivery reports and other callbacks, waiting up to ``timeout`` seconds for one.
+
+        ``None`` or a negative timeout waits until an event arrives.
+        Returns the number of events served.
+        """
+        if timeout is not None and not isinstance(timeout, (int, float)):
+            raise TypeError("timeout must be a number")
+        if timeout is None or timeout < 0:
+            with self._lock:
+                idle = self._count == 0 and not self._reports
+            if idle:
+                return 0
+        return self._serve(timeout)
+
+    def flush(self, timeout: Optional[float] = None) -> int:
+        """Wait until every queued record is delivered and reported; return how many are left.
+
+        ``None`` or a negative timeout waits without limit.
+        """
+        deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
+        while True:
+            with self._lock:
+                if self._count == 0:
+                    return 0
+            left = None if deadline is None else deadline - time.monotonic()
+            if left is not None and left <= 0:
+                self._serve(0)
+                with self._lock:
+                    return self._count
+            self._serve(0.1 if left is None else min(left, 0.1))
+
+    def __len__(self) -> int:
+        """Records produced whose delivery report has not been served yet."""
+        with self._lock:
+            return self._count
+
+    def __bool__(self) -> bool:
+        return True
+
+    def purge(self, in_queue: bool = True, in_flight: bool = True, blocking: bool = True) -> None:
+        """Fail queued records now: their reports carry ``_PURGE_QUEUE`` / ``_PURGE_INFLIGHT``.
+
+        Records still waiting for topic metadata are dropped. Records already
+        handed to the engine get their failure report at once, but the engine
+        may still deliver them (kafkawire cannot take a record back from a
+        batch); see :doc:`/confluent`.
+        """
+        purged: List[Tuple[_Pending, int]] = []
+        with self._lock:
+            if in_queue:
+                for queue in self._waiting.values():
+                    for pending in queue:
+                        pending.purged = True
+                        purged.append((pending, KafkaError._PURGE_QUEUE))  # type: ignore[attr-defined]
+                self._waiting.clear()
+        for pending, code in purged:
+            self._report(pending, KafkaError(code), None)
+        self._engine_purge(in_queue, in_flight)
+
+    def _engine_purge(self, in_queue: bool, in_flight: bool) -> None:
+        # Records in the engine cannot be withdrawn; report only what librdkafka would.
+        return None
+
+    # -- metadata ------------------------------------------------------------------------------
+
+    def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> Any:
+        """Cluster metadata (:class:`kafka.confluent.admin.ClusterMetadata`), for one topic or all."""
+        return self._metadata.cluster_metadata(topic, timeout)
+
+    def cluster_id(self, timeout: float = -1) -> Optional[str]:
+        """The cluster's id, from broker metadata."""
+        return self._metadata.cluster_id(timeout)
+
+    # -- transactions ------------------------------------------------------------------------
+
+    def _txn_call(self, action: Callable[[], Any]) -> None:
+        try:
+            action()
+        except KafkaException:
+            raise
+        except engine_errors.KafkaError as exc:
+            error = from_engine(exc)
+            abortable = not isinstance(exc, (engine_errors.IllegalStateError,)) and \
+                not getattr(exc, "retriable", False)
+            raise KafkaException(KafkaError(error.code(), error.str(),
+                                            fatal=self._engine_fatal(),
+                                            retriable=bool(getattr(exc, "retriable", False)),
+                                            txn_requires_abort=abortable and not self._engine_fatal())) from exc
+
+    def _engine_fatal(self) -> bool:
+        return False
+
+    def init_transactions(self, timeout: Optional[float] = None) -> None:
+        """Register ``transactional.id`` with its coordinator (fencing older producers)."""
+        self._txn_call(self._engine.init_transactions)
+
+    def begin_transaction(self) -> None:
+        """Start a transaction."""
+        self._txn_call(self._engine.begin_transaction)
+
+    def send_offsets_to_transaction(self, positions: Any, group_metadata: Any, timeout: Optional[float] = None) -> None:
+        """Commit the consumer ``positions`` (TopicPartition list) within the transaction."""
+        offsets = {}
+        from kafka.structs import OffsetAndMetadata, TopicPartition as EngineTP
+
+        for tp in partitions_list(positions, "positions"):
+            offsets[EngineTP(tp.topic, tp.partition)] = OffsetAndMetadata(tp.offset, tp.metadata or "")
+        group = getattr(group_metadata, "engine_metadata", group_metadata)
+        self._txn_call(lambda: self._engine.send_offsets_to_transaction(offsets, group))
+
+    def commit_transaction(self, timeout: Optional[float] = None) -> None:
+        """Deliver the transaction's records, serve their delivery reports, then commit it."""
+        self.flush(timeout if timeout is not None else -1)
+        self._txn_call(self._engine.commit_transaction)
+
+    def abort_transaction(self, timeout: Optional[float] = None) -> None:
+        """Abort the transaction."""
+        self._txn_call(self._engine.abort_transaction)
+
+    # -- lifecycle -------------------------------------------------------------------------------
+
+    def close(self, timeout: Optional[float] = None) -> bool:
+        """Deliver what is queued (up to ``timeout`` s), serve its reports and release resources.
+
+        Returns True, as confluent-kafka does when the close was requested.
+        """
+        if self._closed:
+            return True
+        self.flush(timeout if timeout is not None else -1)
+        self._closed = True
+        self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)
+        self._metadata.close()
+        return True
+
+    def __enter__(self) -> "Producer":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()

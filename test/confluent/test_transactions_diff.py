@@ -1,0 +1,81 @@
+"""Transactions through confluent_kafka and kafka.confluent: the same observable results."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+from test.support.topics import new_topic
+
+
+def _run(lib, broker, source, sink):
+    servers = broker.bootstrap_servers
+    group = "cf-txn-" + uuid.uuid4().hex[:8]
+    consumer = lib.Consumer({"bootstrap.servers": servers, "group.id": group, "auto.offset.reset": "earliest",
+                             "enable.auto.commit": False, "fetch.queue.backoff.ms": 10, "session.timeout.ms": 6000})
+    consumer.assign([lib.TopicPartition(source, 0, 0)])
+    records = []
+    deadline = time.monotonic() + 30
+    while len(records) < 3 and time.monotonic() < deadline:
+        msg = consumer.poll(0.2)
+        if msg is not None and msg.error() is None:
+            records.append(msg)
+    reports = []
+    producer = lib.Producer({"bootstrap.servers": servers, "transactional.id": "cf-txn-" + uuid.uuid4().hex})
+    try:
+        producer.begin_transaction()
+        early = "began"
+    except lib.KafkaException as exc:
+        early = exc.args[0].code()
+    producer.init_transactions(30)
+    producer.begin_transaction()
+    for msg in records:
+        producer.produce(sink, value=msg.value().upper(), key=msg.key(),
+                         on_delivery=lambda err, m: reports.append((err, m.value())))
+    producer.send_offsets_to_transaction(consumer.position([lib.TopicPartition(source, 0)]),
+                                         consumer.consumer_group_metadata(), 30)
+    producer.commit_transaction(30)
+    served_by_commit = list(reports)
+    producer.flush(10)
+    committed = consumer.committed([lib.TopicPartition(source, 0)], timeout=10)
+    consumer.close()
+    return (early, served_by_commit, sorted(reports, key=lambda r: r[1]),
+            [(tp.partition, tp.offset) for tp in committed])
+
+
+def test_consume_transform_produce_transaction(broker, ck, kc):
+    source = new_topic(broker, partitions=1, prefix="cf-txn-src")
+    producer = kc.Producer({"bootstrap.servers": broker.bootstrap_servers})
+    for i in range(3):
+        producer.produce(source, value=b"v%d" % i, key=b"k")
+    assert producer.flush(30) == 0
+    results = {}
+    for lib in (ck, kc):
+        sink = new_topic(broker, partitions=1, prefix="cf-txn-sink")
+        results[lib.__name__] = _run(lib, broker, source, sink)
+    assert results["kafka.confluent"] == results["confluent_kafka"]
+    assert results["kafka.confluent"][3] == [(0, 3)]
+
+
+def test_abort_transaction_reports_and_state_errors(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="cf-txn-abort")
+        reports = []
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers,
+                                 "transactional.id": "cf-abort-" + uuid.uuid4().hex})
+        producer.init_transactions(30)
+        producer.begin_transaction()
+        producer.produce(topic, b"doomed", on_delivery=lambda err, msg: reports.append(err))
+        producer.flush(30)
+        producer.abort_transaction(30)
+        try:
+            producer.commit_transaction(10)
+            late = "committed"
+        except lib.KafkaException as exc:
+            late = (exc.args[0].code(), exc.args[0].fatal())
+        producer.begin_transaction()
+        producer.produce(topic, b"kept")
+        producer.commit_transaction(30)
+        results[lib.__name__] = (reports, late, len(producer))
+    assert results["kafka.confluent"] == results["confluent_kafka"]
