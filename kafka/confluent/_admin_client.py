@@ -459,7 +459,7 @@ class AdminClient:
         if not isinstance(requests, list):
             raise TypeError("Expected input to be list of ConsumerGroupTopicPartitions")
         if len(requests) != 1:
-            raise ValueError("Currently we support %s request for only 1 group" % what)
+            raise ValueError("Currently we support %s for a single consumer group only" % what)
         request = requests[0]
         if not isinstance(request, ConsumerGroupTopicPartitions):
             raise TypeError("Expected list of 'ConsumerGroupTopicPartitions'")
@@ -538,7 +538,7 @@ class AdminClient:
         :class:`ListOffsetsResultInfo`. ``isolation_level`` is an :class:`IsolationLevel`."""
         if not isinstance(topic_partition_offsets, dict):
             raise TypeError("Expected topic_partition_offsets to be a dict")
-        self._timeouts(kwargs, ("request_timeout", "isolation_level"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "isolation_level"))
         isolation = kwargs.get("isolation_level", IsolationLevel.READ_UNCOMMITTED)
         if not isinstance(isolation, IsolationLevel):
             raise TypeError("isolation_level argument should be an IsolationLevel")
@@ -553,7 +553,8 @@ class AdminClient:
             items.append((TopicPartition(tp.topic, tp.partition, spec._value), spec._value))
         from kafka.confluent._list_offsets import list_offsets
 
-        return self._run([tp for tp, _ in items], lambda engine: list_offsets(engine, items, isolation.value))
+        return self._run([tp for tp, _ in items], lambda engine: list_offsets(engine, items, isolation.value,
+                                                                                     request_ms))
 
     def delete_records(self, topic_partition_offsets: List[TopicPartition],
                        **kwargs: Any) -> Dict[TopicPartition, Future]:

@@ -11,13 +11,14 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence, Tuple
 
 from kafka.confluent._admin_types import ListOffsetsResultInfo
+from kafka.confluent.errors import KafkaError, KafkaException
 from kafka.confluent.message import TopicPartition
 from kafka.protocol.apis.offsets import LIST_OFFSETS
 from kafka.structs import TopicPartition as EngineTP
 
 
 def list_offsets(engine: Any, items: Sequence[Tuple[TopicPartition, int]],
-                 isolation_level: int) -> Dict[TopicPartition, Any]:
+                 isolation_level: int, timeout_ms: float) -> Dict[TopicPartition, Any]:
     """``{TopicPartition: ListOffsetsResultInfo or exception}`` for ``(partition, timestamp spec)`` items."""
     R = LIST_OFFSETS.Request
     P = R.ListOffsetsTopic.ListOffsetsPartition
@@ -39,6 +40,17 @@ def list_offsets(engine: Any, items: Sequence[Tuple[TopicPartition, int]],
         return out
 
     engine._check_open()
+    # Like librdkafka, find every partition's leader first and fail the whole
+    # call when one has none, rather than letting the request wait for it.
+    described = engine.describe_topics(sorted({tp.topic for tp, _ in items}), raise_error=False)
+    for tp, _ in items:
+        found = described.get(tp.topic)
+        leaders = {} if isinstance(found, BaseException) or found is None else \
+            {p.partition: p.leader for p in found.partitions}
+        if leaders.get(tp.partition, -1) < 0:
+            raise KafkaException(KafkaError(KafkaError._NOENT,  # type: ignore[attr-defined]
+                                            "Failed to query partition leaders: No leaders found"))
     routed = [(EngineTP(tp.topic, tp.partition), ts) for tp, ts in items]
-    outcomes = engine._client.dispatch_by_leader(LIST_OFFSETS, routed, build, parse)
+    outcomes = engine._client.dispatch_by_leader(LIST_OFFSETS, routed, build, parse,
+                                                 timeout_ms=timeout_ms)
     return {tp: (o.error if o.error is not None else o.value) for (tp, _), o in zip(items, outcomes)}
