@@ -128,7 +128,7 @@ class StringSerializer(Serializer):
             return None
         try:
             return obj.encode(self.codec)
-        except Exception as exc:  # noqa: BLE001 - wrong type, unknown codec, unencodable text
+        except UnicodeError as exc:  # other failures (unknown codec, not a str) propagate, as in confluent-kafka
             raise SerializationError(str(exc)) from None
 
 
@@ -143,7 +143,7 @@ class StringDeserializer(Deserializer):
             return None
         try:
             return value.decode(self.codec)
-        except Exception as exc:  # noqa: BLE001 - wrong type, unknown codec, undecodable bytes
+        except UnicodeError as exc:
             raise SerializationError(str(exc)) from None
 
 
