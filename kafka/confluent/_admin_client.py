@@ -22,7 +22,7 @@ from kafka.confluent._admin_types import (
     AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AlterConfigOpType, ConfigEntry, ConfigResource,
     ConfigSource, ConsumerGroupDescription, ConsumerGroupListing, ConsumerGroupState, ConsumerGroupTopicPartitions,
     ConsumerGroupType, DeletedRecords, DescribeClusterResult, IsolationLevel, ListConsumerGroupsResult,
-    ListOffsetsResultInfo, MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
+    MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
     ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo, group_state)
 from kafka.confluent.admin import ClusterMetadata, MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
@@ -53,11 +53,11 @@ def _fail(error: BaseException) -> KafkaException:
 
 
 def _engine_acl(binding: AclBinding) -> Any:
-    pattern_cls = engine_acl.ResourcePatternFilter if isinstance(binding, AclBindingFilter) \
+    pattern_cls: Any = engine_acl.ResourcePatternFilter if isinstance(binding, AclBindingFilter) \
         else engine_acl.ResourcePattern
     pattern = pattern_cls(engine_acl.ResourceType(binding.restype.value), binding.name,
                           engine_acl.ACLResourcePatternType(binding.resource_pattern_type.value))
-    cls = engine_acl.ACLFilter if isinstance(binding, AclBindingFilter) else engine_acl.ACL
+    cls: Any = engine_acl.ACLFilter if isinstance(binding, AclBindingFilter) else engine_acl.ACL
     return cls(binding.principal, binding.host, engine_acl.ACLOperation(binding.operation.value),
                engine_acl.ACLPermissionType(binding.permission_type.value), pattern)
 

@@ -296,15 +296,16 @@ class ConfigResource:
                  error: Any = None, incremental_configs: Optional[List[ConfigEntry]] = None) -> None:
         if name is None:
             raise ValueError("Expected resource name to be a string")
+        kind: Any = restype
         if isinstance(restype, str):
             try:
-                restype = ResourceType[restype.upper()]
+                kind = ResourceType[restype.upper()]
             except KeyError:
                 raise ValueError('Unknown resource type "%s": should be a ConfigResource.Type' % restype) from None
         elif isinstance(restype, int) and not isinstance(restype, bool):
-            restype = ResourceType(restype)
-        self.restype = restype
-        self.restype_int = int(restype.value)
+            kind = ResourceType(restype)
+        self.restype: ResourceType = kind
+        self.restype_int = int(kind.value)
         self.name = name
         self.set_config_dict = dict(set_config) if set_config is not None else {}
         self.incremental_configs = list(incremental_configs or [])
@@ -353,7 +354,7 @@ class AclBinding:
         "operation": (AclOperation.ANY,),
         "permission_type": (AclPermissionType.ANY,),
     }
-    _STRINGS_REQUIRED = ("name", "principal", "host")
+    _STRINGS_REQUIRED: Tuple[str, ...] = ("name", "principal", "host")
 
     def __init__(self, restype: Any, name: Optional[str], resource_pattern_type: Any, principal: Optional[str],
                  host: Optional[str], operation: Any, permission_type: Any) -> None:
@@ -408,7 +409,7 @@ class AclBindingFilter(AclBinding):
     """A pattern matching ACLs; ``None`` strings and the ``ANY`` (and ``MATCH``) enums match anything."""
 
     _FORBIDDEN: Dict[str, Tuple[Enum, ...]] = {}
-    _STRINGS_REQUIRED = ()
+    _STRINGS_REQUIRED: Tuple[str, ...] = ()
 
 
 class ConsumerGroupListing:

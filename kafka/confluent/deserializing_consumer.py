@@ -37,7 +37,7 @@ class DeserializingConsumer(Consumer):
         error = msg.error()
         if error is not None:
             raise ConsumeError(error, kafka_message=msg)
-        ctx = SerializationContext(msg.topic(), MessageField.KEY, msg.headers())
+        ctx = SerializationContext(msg.topic() or "", MessageField.KEY, msg.headers())
         key = msg.key()
         if self._key_deserializer is not None:
             try:

@@ -6,6 +6,8 @@
 
 from __future__ import annotations
 
+import kafka.confluent.errors
+
 from typing import Any, Optional
 
 from kafka.confluent.errors import KafkaError, KafkaException
@@ -15,7 +17,7 @@ from kafka.confluent.serialization import SerializationError
 class _KafkaClientError(KafkaException):
     """A KafkaException with the original ``exception`` and the ``kafka_message`` involved."""
 
-    def __init__(self, kafka_error: KafkaError, exception: Optional[BaseException] = None,
+    def __init__(self, kafka_error: kafka.confluent.errors.KafkaError, exception: Optional[BaseException] = None,
                  kafka_message: Any = None) -> None:
         super().__init__(kafka_error)
         self.exception = exception
@@ -35,7 +37,7 @@ class _KafkaClientError(KafkaException):
 class ConsumeError(_KafkaClientError):
     """An error met while consuming (raised by ``DeserializingConsumer.poll``)."""
 
-    def __init__(self, kafka_error: KafkaError, exception: Optional[BaseException] = None,
+    def __init__(self, kafka_error: kafka.confluent.errors.KafkaError, exception: Optional[BaseException] = None,
                  kafka_message: Any = None) -> None:
         super().__init__(kafka_error, exception, kafka_message)
 
@@ -59,7 +61,7 @@ class ValueDeserializationError(ConsumeError, SerializationError):
 class ProduceError(_KafkaClientError):
     """An error met while producing."""
 
-    def __init__(self, kafka_error: KafkaError, exception: Optional[BaseException] = None) -> None:
+    def __init__(self, kafka_error: kafka.confluent.errors.KafkaError, exception: Optional[BaseException] = None) -> None:
         super().__init__(kafka_error, exception, None)
 
 

@@ -7,13 +7,15 @@ makes no network call.
 
 from __future__ import annotations
 
+import kafka.confluent.errors
+
 import functools
 import logging
 import threading
-from typing import Any, Callable, List, Optional, Tuple, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from kafka.confluent import Consumer as ConfluentConsumer
-from kafka.confluent import KafkaError, Message, TopicPartition
+from kafka.confluent import Message, TopicPartition
 from kafka.confluent.admin import ClusterMetadata
 from kafka.quix._defaults import _default_error_cb, logger
 from kafka.quix.configuration import ConnectionConfig, connection_properties
@@ -25,7 +27,7 @@ except ImportError:  # pragma: no cover
     AutoOffsetReset = str  # type: ignore[misc]
 
 RebalancingCallback = Callable[[ConfluentConsumer, List[TopicPartition]], None]
-OnCommit = Callable[[Optional[KafkaError], List[TopicPartition]], None]
+OnCommit = Callable[[Optional[kafka.confluent.errors.KafkaError], List[TopicPartition]], None]
 
 
 def _timeout(value: Optional[float]) -> float:
@@ -46,9 +48,9 @@ class Consumer:
 
     def __init__(self, broker_address: Union[str, ConnectionConfig], consumer_group: Optional[str],
                  auto_offset_reset: AutoOffsetReset, auto_commit_enable: bool = True,
-                 logger: logging.Logger = logger, error_callback: Callable[[KafkaError], None] = _default_error_cb,
+                 logger: logging.Logger = logger, error_callback: Callable[[kafka.confluent.errors.KafkaError], None] = _default_error_cb,
                  on_commit: Optional[OnCommit] = None, extra_config: Optional[dict] = None) -> None:
-        config = {"enable.auto.offset.store": False, "partition.assignment.strategy": "range"}
+        config: Dict[str, Any] = {"enable.auto.offset.store": False, "partition.assignment.strategy": "range"}
         config.update(extra_config or {})
         config.update(connection_properties(broker_address))
         if consumer_group is not None:
@@ -155,7 +157,8 @@ class Consumer:
     def get_watermark_offsets(self, partition: TopicPartition, timeout: Optional[float] = None,
                               cached: bool = False) -> Tuple[int, int]:
         """``(low, high)`` offsets of ``partition`` (from cached values when ``cached``)."""
-        return self._consumer.get_watermark_offsets(partition, timeout=_timeout(timeout), cached=cached)
+        return self._consumer.get_watermark_offsets(  # type: ignore[return-value]  # None only on timeout
+            partition, timeout=_timeout(timeout), cached=cached)
 
     def list_topics(self, topic: Optional[str] = None, timeout: Optional[float] = None) -> ClusterMetadata:
         """Cluster metadata, of ``topic`` only or of every topic."""

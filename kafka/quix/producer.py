@@ -7,19 +7,21 @@ network call.
 
 from __future__ import annotations
 
+import kafka.confluent.errors
+
 import logging
 import threading
 import uuid
 from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
-from kafka.confluent import KafkaError, Message
+from kafka.confluent import Message
 from kafka.confluent import Producer as ConfluentProducer
 from kafka.confluent import TopicPartition
 from kafka.quix._defaults import _default_error_cb, logger
 from kafka.quix.configuration import ConnectionConfig, connection_properties
 
 Headers = Union[List[Tuple[str, Any]], Dict[str, Any]]
-DeliveryCallback = Callable[[Optional[KafkaError], Message], None]
+DeliveryCallback = Callable[[Optional[kafka.confluent.errors.KafkaError], Message], None]
 
 
 class Producer:
@@ -32,7 +34,7 @@ class Producer:
     """
 
     def __init__(self, broker_address: Union[str, ConnectionConfig], logger: logging.Logger = logger,
-                 error_callback: Callable[[KafkaError], None] = _default_error_cb,
+                 error_callback: Callable[[kafka.confluent.errors.KafkaError], None] = _default_error_cb,
                  extra_config: Optional[dict] = None, flush_timeout: Optional[float] = None,
                  transactional: bool = False) -> None:
         config: Dict[str, Any] = {"partitioner": "murmur2"}  # Java clients' key partitioning
@@ -71,7 +73,7 @@ class Producer:
         """
         optional = {"partition": partition, "timestamp": timestamp, "headers": headers,
                     "on_delivery": on_delivery}
-        kwargs = {k: v for k, v in optional.items() if v is not None}  # confluent-kafka rejects None here
+        kwargs: Dict[str, Any] = {k: v for k, v in optional.items() if v is not None}  # confluent-kafka rejects None here
         producer = self._producer
         producer.poll(0)
         while True:
@@ -118,7 +120,7 @@ class TransactionalProducer(Producer):
     """
 
     def __init__(self, broker_address: Union[str, ConnectionConfig], logger: logging.Logger = logger,
-                 error_callback: Callable[[KafkaError], None] = _default_error_cb,
+                 error_callback: Callable[[kafka.confluent.errors.KafkaError], None] = _default_error_cb,
                  extra_config: Optional[dict] = None, flush_timeout: Optional[float] = None,
                  transaction_timeout_ms: int = 70000) -> None:
         extra = dict(extra_config or {})

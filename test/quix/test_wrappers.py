@@ -8,7 +8,7 @@ import uuid
 
 import pytest
 
-from kafka.confluent import OFFSET_BEGINNING, KafkaError, TopicPartition
+from kafka.confluent import OFFSET_BEGINNING, TopicPartition
 from kafka.confluent.admin import AdminClient, NewTopic
 from kafka.quix import ConnectionConfig, Consumer, Producer, TransactionalProducer
 
