@@ -232,6 +232,69 @@ def test_bad_arguments_raise_the_same(clients):
     assert ours == theirs
 
 
+_ACL = dict(principal="User:a", host="*", operation=3, permission_type=3)
+
+
+def _acl_peer():
+    """A ScriptedPeer answering the ACL APIs (Tansu has none): one failure per call among successes."""
+    from kafka.testing import ScriptedPeer
+
+    def create(req):
+        return {"throttle_time_ms": 0, "results": [
+            {"error_code": 0 if i == 0 else 31, "error_message": None if i == 0 else "denied"}
+            for i in range(len(req.body.creations))]}
+
+    def describe(req):
+        return {"throttle_time_ms": 0, "error_code": 0, "error_message": None, "resources": [
+            {"resource_type": 2, "resource_name": "t", "pattern_type": 3,
+             "acls": [_ACL, dict(_ACL, principal="User:b", permission_type=2)]}]}
+
+    def delete(req):
+        results = [{"error_code": 0, "error_message": None, "matching_acls": [
+                       dict(_ACL, error_code=0, error_message=None, resource_type=2, resource_name="t",
+                            pattern_type=3)]},
+                   {"error_code": 41, "error_message": "bad", "matching_acls": []}]
+        return {"throttle_time_ms": 0, "filter_results": results[:len(req.body.filters)]}
+
+    peer = ScriptedPeer(topics={"t": 1})
+    peer.on("CreateAcls", create)
+    peer.on("DescribeAcls", describe)
+    peer.on("DeleteAcls", delete)
+    return peer
+
+
+def test_acls_against_scripted_answers(ck, kc):
+    import confluent_kafka.admin as CA
+
+    import kafka.confluent.admin as KA
+
+    answers, clients = [], []
+    for A in (CA, KA):
+        peer = _acl_peer()
+        admin = A.AdminClient({"bootstrap.servers": peer.bootstrap})
+        clients.append(admin)  # confluent-kafka fails pending futures when its client is collected
+        allow = A.AclBinding(A.ResourceType.TOPIC, "t", A.ResourcePatternType.LITERAL, "User:a", "*",
+                             A.AclOperation.READ, A.AclPermissionType.ALLOW)
+        deny = A.AclBinding(A.ResourceType.GROUP, "g", A.ResourcePatternType.PREFIXED, "User:b", "*",
+                            A.AclOperation.ALL, A.AclPermissionType.DENY)
+        match_all = A.AclBindingFilter(A.ResourceType.ANY, None, A.ResourcePatternType.ANY, None, None,
+                                       A.AclOperation.ANY, A.AclPermissionType.ANY)
+        one_topic = A.AclBindingFilter(A.ResourceType.TOPIC, "x", A.ResourcePatternType.LITERAL, None, None,
+                                       A.AclOperation.ANY, A.AclPermissionType.ANY)
+        out = [outcomes(admin.create_acls([allow, deny], request_timeout=10))]
+        out.append([str(b) for b in admin.describe_acls(match_all, request_timeout=10).result(WAIT)])
+        deleted = admin.delete_acls([match_all, one_topic], request_timeout=10)
+        out.append({str(k): (outcome(f)[0], [str(b) for b in f.result(WAIT)] if outcome(f)[0] == "ok"
+                             else outcome(f)[1]) for k, f in deleted.items()})
+        with pytest.raises(ValueError):
+            admin.create_acls([allow, allow])
+        with pytest.raises(TypeError):
+            admin.describe_acls(allow)
+        answers.append(out)
+    assert answers[1] == answers[0]
+    assert list(answers[0][0].values()) == [("ok", None), ("err", "CLUSTER_AUTHORIZATION_FAILED")]
+
+
 def test_acl_binding_round_trips_through_engine_acl():
     """AclBinding -> engine ACL -> AclBinding is lossless (Tansu has no ACL APIs to compare on)."""
     from kafka.confluent import admin as KA
