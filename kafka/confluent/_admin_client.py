@@ -43,13 +43,17 @@ def _seconds_to_ms(value: Any, default_ms: float, what: str) -> float:
     return default_ms if value < 0 else float(value) * 1000.0
 
 
+def _kafka_error(error: BaseException) -> KafkaError:
+    if isinstance(error, engine_errors.UnsupportedVersionError):
+        # librdkafka's answer when the broker does not offer the API at all.
+        return KafkaError(KafkaError._UNSUPPORTED_FEATURE, str(error) or None)  # type: ignore[attr-defined]
+    return from_engine(error)
+
+
 def _fail(error: BaseException) -> KafkaException:
     if isinstance(error, KafkaException):
         return error
-    if isinstance(error, engine_errors.UnsupportedVersionError):
-        # librdkafka's answer when the broker does not offer the API at all.
-        return KafkaException(KafkaError(KafkaError._UNSUPPORTED_FEATURE, str(error) or None))  # type: ignore
-    return KafkaException(from_engine(error))
+    return KafkaException(_kafka_error(error))
 
 
 def _engine_acl(binding: AclBinding) -> Any:
@@ -398,7 +402,7 @@ class AdminClient:
                     listings = engine.list_consumer_groups(broker_ids=[node])
                 except engine_errors.KafkaError as exc:
                     inner = getattr(exc, "errors", None)
-                    problems.extend(from_engine(e) for e in (inner.values() if inner else [exc]))
+                    problems.extend(_kafka_error(e) for e in (inner.values() if inner else [exc]))
                     continue
                 for g in listings:
                     state = group_state(g.state)

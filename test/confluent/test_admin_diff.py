@@ -232,6 +232,27 @@ def test_bad_arguments_raise_the_same(clients):
     assert ours == theirs
 
 
+def test_group_calls_on_the_librdkafka_mock(mock_cluster, ck, kc):
+    """The mock lacks the group admin APIs and the topic: per-broker, per-group and per-partition codes."""
+    import confluent_kafka.admin as CA
+
+    import kafka.confluent.admin as KA
+
+    answers, clients = [], []
+    for A, pkg in ((CA, ck), (KA, kc)):
+        admin = A.AdminClient({"bootstrap.servers": mock_cluster.bootstrap_servers})
+        clients.append(admin)
+        CGTP, TP = pkg.ConsumerGroupTopicPartitions, pkg.TopicPartition
+        listed = admin.list_consumer_groups(request_timeout=10).result(WAIT)
+        out = [(listed.valid, sorted(e.name() for e in listed.errors))]
+        out.append(outcomes(admin.describe_consumer_groups(["nope"], request_timeout=10)))
+        out.append(outcomes(admin.delete_consumer_groups(["nope"], request_timeout=10)))
+        out.append(outcomes(admin.list_consumer_group_offsets([CGTP("nope", [TP("no-topic", 0)])])))
+        out.append(outcomes(admin.alter_consumer_group_offsets([CGTP("g", [TP("no-topic", 0, 5)])])))
+        answers.append(repr(out))
+    assert answers[1] == answers[0]
+
+
 _ACL = dict(principal="User:a", host="*", operation=3, permission_type=3)
 
 
