@@ -8,11 +8,22 @@ import uuid
 
 import pytest
 
-from kafka.confluent import OFFSET_BEGINNING, TopicPartition
+import kafka.confluent
 from kafka.confluent.admin import AdminClient, NewTopic
 from kafka.quix import ConnectionConfig, Consumer, Producer, TransactionalProducer
 
 SHORT_SESSION = {"session.timeout.ms": 6000, "heartbeat.interval.ms": 500}
+
+
+@pytest.fixture(params=["kafka.confluent", "confluent_kafka"])
+def lib(request, monkeypatch):
+    """The package whose clients the wrappers run on: ours, or the real confluent_kafka as the oracle."""
+    if request.param == "kafka.confluent":
+        return kafka.confluent
+    ck = pytest.importorskip("confluent_kafka")
+    monkeypatch.setattr("kafka.quix.producer.ConfluentProducer", ck.Producer)
+    monkeypatch.setattr("kafka.quix.consumer.ConfluentConsumer", ck.Consumer)
+    return ck
 
 
 def new_topic(broker, partitions=1):
@@ -91,7 +102,7 @@ def test_connection_config_properties_accepted_by_both_clients():
     ck.Producer(dict(props))
 
 
-def test_produce_consume_round_trip_with_headers_and_callbacks(broker):
+def test_produce_consume_round_trip_with_headers_and_callbacks(broker, lib):
     topic = new_topic(broker, 2)
     reports = []
     with Producer(broker.bootstrap_servers) as producer:
@@ -121,7 +132,7 @@ def test_produce_consume_round_trip_with_headers_and_callbacks(broker):
         consumer.close()
 
 
-def test_buffer_error_retries_after_polling(broker):
+def test_buffer_error_retries_after_polling(broker, lib):
     topic = new_topic(broker)
     producer = Producer(broker.bootstrap_servers, extra_config={"queue.buffering.max.messages": 1})
     delivered = []
@@ -135,10 +146,15 @@ def test_buffer_error_retries_after_polling(broker):
     stuck.produce(topic, value=b"first")
     with pytest.raises(BufferError):
         stuck.produce(topic, value=b"second", buffer_error_max_tries=0)
-    started = time.monotonic()
+    polls = []
+    if lib is kafka.confluent:  # the C client's methods cannot be wrapped: count polls on ours only
+        inner = stuck._producer
+        real_poll = inner.poll
+        inner.poll = lambda timeout=None: polls.append(timeout) or real_poll(timeout)
     with pytest.raises(BufferError):
         stuck.produce(topic, value=b"third", poll_timeout=0.2, buffer_error_max_tries=2)
-    assert time.monotonic() - started >= 0.3  # polled between the tries
+    if lib is kafka.confluent:
+        assert polls == [0, 0.2, 0.2]  # once before producing, then before each retry
     stuck._producer.purge()
     stuck.flush(5)
 
@@ -155,7 +171,7 @@ def _read_committed_values(broker, topic, expect):
         consumer.close()
 
 
-def test_transactional_commit_visible_to_read_committed(broker):
+def test_transactional_commit_visible_to_read_committed(broker, lib):
     topic = new_topic(broker)
     txn = TransactionalProducer(broker.bootstrap_servers)
     txn.begin_transaction()
@@ -167,10 +183,10 @@ def test_transactional_commit_visible_to_read_committed(broker):
     assert _read_committed_values(broker, topic, 2) == [b"one", b"two"]
 
 
-@pytest.mark.xfail(reason="kafka.confluent.Producer's aborted records stay visible to read_committed consumers "
-                          "on Tansu (confluent_kafka's are hidden): an engine/Producer issue, not the wrapper's",
-                   strict=False)
-def test_transactional_abort_hidden_from_read_committed(broker):
+def test_transactional_abort_hidden_from_read_committed(broker, lib):
+    if lib is kafka.confluent:
+        pytest.xfail("kafka.confluent.Producer's records produced just before abort_transaction can stay visible "
+                     "to read_committed consumers (confluent_kafka's are hidden): a Producer issue, not the wrapper's")
     topic = new_topic(broker)
     txn = TransactionalProducer(broker.bootstrap_servers)
     txn.begin_transaction()
@@ -183,7 +199,7 @@ def test_transactional_abort_hidden_from_read_committed(broker):
     assert _read_committed_values(broker, topic, 1) == [b"committed"]
 
 
-def test_store_offsets_commit_and_committed(broker):
+def test_store_offsets_commit_and_committed(broker, lib):
     topic = new_topic(broker)
     with Producer(broker.bootstrap_servers) as producer:
         for i in range(3):
@@ -197,24 +213,30 @@ def test_store_offsets_commit_and_committed(broker):
         msgs = poll_values(consumer, 3)
         assert [m.offset() for m in msgs] == [0, 1, 2]
         with pytest.raises(ValueError):
-            consumer.store_offsets(message=msgs[0], offsets=[TopicPartition(topic, 0, 1)])
+            consumer.store_offsets(message=msgs[0], offsets=[lib.TopicPartition(topic, 0, 1)])
         consumer.store_offsets(message=msgs[1])
         result = consumer.commit(asynchronous=False)
         assert [(tp.partition, tp.offset) for tp in result] == [(0, 2)]
-        assert [tp.offset for tp in consumer.committed([TopicPartition(topic, 0)], timeout=10)] == [2]
-        consumer.store_offsets(offsets=[TopicPartition(topic, 0, 3)])
+        assert [tp.offset for tp in consumer.committed([lib.TopicPartition(topic, 0)], timeout=10)] == [2]
+        consumer.store_offsets(offsets=[lib.TopicPartition(topic, 0, 3)])
         consumer.commit(asynchronous=False)
-        assert [tp.offset for tp in consumer.committed([TopicPartition(topic, 0)], timeout=10)] == [3]
+        assert [tp.offset for tp in consumer.committed([lib.TopicPartition(topic, 0)], timeout=10)] == [3]
         consumer.commit(message=msgs[0], asynchronous=False)
-        assert [tp.offset for tp in consumer.committed([TopicPartition(topic, 0)])] == [1]
-        consumer.poll(0.1)
-        assert commits and all(e is None for e in commits)
-        assert [tp.offset for tp in consumer.position([TopicPartition(topic, 0)])] == [3]
+        assert [tp.offset for tp in consumer.committed([lib.TopicPartition(topic, 0)])] == [1]
+        del commits[:]
+        consumer.commit(offsets=[lib.TopicPartition(topic, 0, 2)])  # asynchronous: on_commit reports it
+        deadline = time.monotonic() + 30
+        while not commits and time.monotonic() < deadline:
+            consumer.poll(0.2)
+        # confluent_kafka reports only the asynchronous commit here; kafka.confluent.Consumer also
+        # reports the synchronous ones at this poll (a Consumer difference, not the wrapper's).
+        assert commits and set(commits) == {None}
+        assert [tp.offset for tp in consumer.position([lib.TopicPartition(topic, 0)])] == [3]
     finally:
         consumer.close()
 
 
-def test_offsets_for_times_incremental_assign_pause_seek(broker):
+def test_offsets_for_times_incremental_assign_pause_seek(broker, lib):
     topic = new_topic(broker, 2)
     base = int(time.time() * 1000) - 60_000
     with Producer(broker.bootstrap_servers) as producer:
@@ -228,30 +250,30 @@ def test_offsets_for_times_incremental_assign_pause_seek(broker):
         try:
             for ts in (base - 1000, base + 1000, base + 10_000_000):
                 theirs = oracle.offsets_for_times([ck.TopicPartition(topic, 0, ts)], timeout=10)
-                ours = consumer.offsets_for_times([TopicPartition(topic, 0, ts)], timeout=10)
+                ours = consumer.offsets_for_times([lib.TopicPartition(topic, 0, ts)], timeout=10)
                 assert [(tp.partition, tp.offset) for tp in ours] == [(tp.partition, tp.offset) for tp in theirs]
         finally:
             oracle.close()
-        low, high = consumer.get_watermark_offsets(TopicPartition(topic, 0), timeout=10)
+        low, high = consumer.get_watermark_offsets(lib.TopicPartition(topic, 0), timeout=10)
         assert (low, high) == (0, 3)
-        consumer.incremental_assign([TopicPartition(topic, 0, OFFSET_BEGINNING)])
+        consumer.incremental_assign([lib.TopicPartition(topic, 0, lib.OFFSET_BEGINNING)])
         assert [(tp.topic, tp.partition) for tp in consumer.assignment()] == [(topic, 0)]
-        consumer.incremental_assign([TopicPartition(topic, 1, OFFSET_BEGINNING)])
+        consumer.incremental_assign([lib.TopicPartition(topic, 1, lib.OFFSET_BEGINNING)])
         assert sorted(tp.partition for tp in consumer.assignment()) == [0, 1]
         assert [m.value() for m in poll_values(consumer, 3)] == [b"0", b"1", b"2"]
-        consumer.seek(TopicPartition(topic, 0, 1))
-        consumer.pause([TopicPartition(topic, 0)])
+        consumer.seek(lib.TopicPartition(topic, 0, 1))
+        consumer.pause([lib.TopicPartition(topic, 0)])
         assert poll_values(consumer, 1, limit=2.0) == []
-        consumer.resume([TopicPartition(topic, 0)])
+        consumer.resume([lib.TopicPartition(topic, 0)])
         assert [m.value() for m in poll_values(consumer, 2)] == [b"1", b"2"]
-        consumer.incremental_unassign([TopicPartition(topic, 1)])
+        consumer.incremental_unassign([lib.TopicPartition(topic, 1)])
         assert [tp.partition for tp in consumer.assignment()] == [0]
         consumer.set_sasl_credentials("user", "pass")  # stored for later connections; plaintext ignores it
     finally:
         consumer.close()
 
 
-def test_rebalance_callback_error_is_raised_from_poll(broker):
+def test_rebalance_callback_error_is_raised_from_poll(broker, lib):
     topic = new_topic(broker)
     consumer = Consumer(broker.bootstrap_servers, "g-" + topic, "earliest", extra_config=SHORT_SESSION)
     seen = []
