@@ -65,6 +65,7 @@ class Consumer:
         self._inner_consumer: Optional[ConfluentConsumer] = None
         self._lock = threading.Lock()
         self._callback_error: Optional[BaseException] = None
+        self._closed = False
 
     @property
     def consumer_group(self) -> Optional[str]:
@@ -75,6 +76,8 @@ class Consumer:
     def _consumer(self) -> ConfluentConsumer:
         with self._lock:
             if self._inner_consumer is None:
+                if self._closed:
+                    raise RuntimeError("Consumer closed")
                 self._inner_consumer = ConfluentConsumer(dict(self._consumer_config), logger=self._logger)
             return self._inner_consumer
 
@@ -220,9 +223,14 @@ class Consumer:
         self._consumer.incremental_unassign(partitions)
 
     def close(self) -> None:
-        """Commit (with auto-commit), leave the group and release the client; nothing to do if never used."""
+        """Commit (with auto-commit), leave the group and release the client (no client is created for it).
+
+        Afterwards the methods that need the client raise ``RuntimeError``,
+        as the closed confluent-kafka Consumer does.
+        """
         with self._lock:
-            inner, self._inner_consumer = self._inner_consumer, None
+            inner = self._inner_consumer
+            self._closed = True
         if inner is not None:
             self._logger.debug("Closing Kafka consumer")
             inner.close()

@@ -58,6 +58,8 @@ def test_construction_makes_no_network_call(monkeypatch):
     txn = TransactionalProducer(unreachable)
     consumer = Consumer(unreachable, "g", "earliest", extra_config=SHORT_SESSION)
     consumer.close()  # never used: nothing to close
+    with pytest.raises(RuntimeError):
+        consumer.poll(0)
     assert time.monotonic() - started < 2.0
     assert calls == []
     assert producer._inner_producer is None and txn._inner_producer is None and consumer._inner_consumer is None
@@ -130,6 +132,10 @@ def test_produce_consume_round_trip_with_headers_and_callbacks(broker, lib):
         assert consumer.consumer_group_metadata() is not None
     finally:
         consumer.close()
+    for call in (lambda: consumer.poll(0.1), consumer.assignment, consumer.memberid):
+        with pytest.raises(RuntimeError):
+            call()
+    consumer.close()  # a second close is harmless
 
 
 def test_buffer_error_retries_after_polling(broker, lib):
