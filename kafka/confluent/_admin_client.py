@@ -10,6 +10,7 @@ error code; a failure of the whole call fails every future of that call.
 from __future__ import annotations
 
 import concurrent.futures
+import inspect
 import logging
 import threading
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -95,6 +96,24 @@ def _config_source(value: Any) -> ConfigSource:
         return ConfigSource.UNKNOWN_CONFIG
 
 
+def _admin_settings(config: Any) -> Dict[str, Any]:
+    """:class:`~kafka.admin.KafkaAdminClient` keyword arguments for a checked configuration.
+
+    The property mapping (servers, security, backoffs) is the one the other
+    clients use; only the keys the admin client accepts are kept.
+    """
+    from kafka.admin.base import ADMIN_CONFIG, CLIENT_CONFIG
+
+    common = confmod._common_settings
+    # The helper later gained a ``role`` argument; accept either form.
+    if len(inspect.signature(common).parameters) > 1:
+        settings = common(config, "admin")  # type: ignore[call-arg]
+    else:
+        settings = common(config)
+    accepted = set(CLIENT_CONFIG) | set(ADMIN_CONFIG)
+    return {k: v for k, v in settings.items() if k in accepted and v is not None}
+
+
 def _checked_list(value: Any, cls: type, what: str) -> list:
     if not isinstance(value, list):
         raise TypeError("Expected list of %s" % what)
@@ -118,7 +137,7 @@ class AdminClient:
         conf.update(kwargs)
         self._config = confmod.parse(conf, "admin")
         self._error_cb = self._config.callbacks.get("error_cb")
-        self._settings = confmod._common_settings(self._config)
+        self._settings = _admin_settings(self._config)
         self._request_timeout_ms = float(self._config.get_int("socket.timeout.ms") or 60000)
         self._metadata = MetadataSource(self._settings)
         self._engine: Any = None
@@ -132,9 +151,9 @@ class AdminClient:
 
         with self._lock:
             if self._engine is None:
-                self._engine = KafkaAdminClient(request_timeout_ms=self._request_timeout_ms,
-                                                bootstrap_timeout_ms=self._request_timeout_ms,
-                                                **{k: v for k, v in self._settings.items() if v is not None})
+                settings = dict(self._settings, request_timeout_ms=self._request_timeout_ms,
+                                bootstrap_timeout_ms=self._request_timeout_ms)
+                self._engine = KafkaAdminClient(**settings)
             return self._engine
 
     def _run(self, keys: Sequence[Any], work: Callable[[Any], Dict[Any, Any]]) -> Dict[Any, Future]:
