@@ -511,6 +511,12 @@ class BrokerConnection:
                         break
                 else:
                     completed.append((entry.future, response.body))
+            if self._framer.error is not None:
+                # Junk followed the responses above: they stand, the requests
+                # still in flight fail with the junk's error.
+                if self.state != DISCONNECTED:
+                    self.close(self._framer.error)
+                break
             if len(data) < _RECV_SIZE:
                 break
         return completed
