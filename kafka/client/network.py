@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 from kafka import errors
 from kafka.cluster import ClusterMetadata
 from kafka.conn.blocking import parse_address
-from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG
+from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, is_permanent_failure
 from kafka.conn.tls import build_ssl_context, check_security_protocol, uses_sasl
 from kafka.future import Future
 from kafka.protocol.apis import METADATA, api_for
@@ -118,6 +118,8 @@ class NetworkClient:
         self._all_topics = False
         self._metadata_future: Optional[Future] = None
         self._closed = False
+        # (node id, api key) pairs whose missing version was already logged.
+        self._reported_unsupported: Set[Tuple[int, int]] = set()
 
     def __repr__(self) -> str:
         return "<%s client_id=%s brokers=%d>" % (type(self).__name__, self.config["client_id"], len(self._conns))
@@ -202,6 +204,54 @@ class NetworkClient:
         """Why the last connection to ``node_id`` closed, if it did."""
         conn = self._conns.get(node_id)
         return None if conn is None else conn.last_error
+
+    def permanent_failure(self, node_id: int) -> Optional[BaseException]:
+        """Why connecting to ``node_id`` can never succeed (see :meth:`fatal_error`), if it cannot."""
+        conn = self._conns.get(node_id)
+        if conn is None or conn.connected() or not is_permanent_failure(conn.last_error):
+            return None
+        return conn.last_error
+
+    def fatal_error(self) -> Optional[BaseException]:
+        """A failure no retry will cure, once every known broker has it; else None.
+
+        A broker counts as failed for good when its last connection attempt
+        ended with an error no retry cures (a rejected TLS certificate,
+        refused SASL credentials, a broken ApiVersions exchange: see
+        :func:`~kafka.conn.connection.is_permanent_failure`) or when it
+        offers no version of Metadata this client can send. While any
+        broker is still untried or usable the answer is None. Callers
+        waiting for metadata raise this error instead of timing out.
+        """
+        with self._lock:
+            if self._closed:
+                return None
+            found: Optional[BaseException] = None
+            for broker in self.cluster.brokers():
+                error = self._node_failure(broker.nodeId)
+                if error is None:
+                    return None
+                found = found or error
+            return found
+
+    def _node_failure(self, node_id: int) -> Optional[BaseException]:
+        conn = self._conns.get(node_id)
+        if conn is None or not conn.connected():
+            return self.permanent_failure(node_id)
+        try:
+            assert conn.versions is not None
+            conn.versions.choose(METADATA)
+        except errors.UnsupportedVersionError as exc:
+            return exc
+        return None
+
+    def _report_unsupported(self, node_id: int, api: Api, error: BaseException) -> None:
+        """Log a missing API version once per broker and API, not on every attempt."""
+        key = (node_id, api.key)
+        if key in self._reported_unsupported:
+            return
+        self._reported_unsupported.add(key)
+        log.error("node %s cannot serve this client: %s", node_id, error)
 
     def in_flight_request_count(self, node_id: Optional[int] = None) -> int:
         """Requests awaiting responses, on one node or in total."""
@@ -295,6 +345,8 @@ class NetworkClient:
                 return Future().failure(errors.NodeNotReadyError(
                     "node %s already has %d requests in flight" % (node_id, conn.in_flight_count())))
             future = conn.send(api, request, version=version, expect_response=expect_response, timeout_ms=timeout_ms)
+        if future.is_done and isinstance(future.exception, errors.UnsupportedVersionError):
+            self._report_unsupported(node_id, api, future.exception)
         self._wake()
         return future
 
@@ -496,7 +548,14 @@ class NetworkClient:
             return
         if not self.ready(node_id):
             return
-        version = self.api_version(METADATA, node_id)
+        try:
+            version = self.api_version(METADATA, node_id)
+        except errors.UnsupportedVersionError as exc:
+            # This broker can never answer us; fatal_error() tells the waiting
+            # callers once no other broker can either. Retry after the back-off.
+            self._report_unsupported(node_id, METADATA, exc)
+            self.cluster.failed_update(exc, now)
+            return
         if self._all_topics:
             topics = None if version >= 1 else []  # v0 spells "all topics" as an empty list
         else:

@@ -28,13 +28,16 @@ from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Tuple
 
 from kafka.errors import (
+    IllegalSaslStateError,
     IllegalStateError,
     KafkaConnectionError,
     KafkaError,
     KafkaTimeoutError,
     NodeNotReadyError,
     ProtocolError,
+    SaslAuthenticationFailedError,
     SslCertificateError,
+    UnsupportedSaslMechanismError,
     UnsupportedVersionError,
     for_code,
 )
@@ -73,6 +76,22 @@ DEFAULT_CONNECTION_CONFIG: Dict[str, Any] = {
     "sasl_mechanism": None,
     "sasl_factory": None,  # callable() -> a SASL mechanism object, set by the client
 }
+
+
+#: Connection failures that another attempt cannot cure: the broker refused
+#: our certificate checks or login, or speaks no protocol version we do.
+PERMANENT_FAILURES = (
+    SslCertificateError,
+    SaslAuthenticationFailedError,
+    UnsupportedSaslMechanismError,
+    IllegalSaslStateError,
+    UnsupportedVersionError,
+)
+
+
+def is_permanent_failure(error: Optional[BaseException]) -> bool:
+    """Whether a connection closed with ``error`` will fail the same way on every retry."""
+    return isinstance(error, PERMANENT_FAILURES)
 
 
 class InFlight:

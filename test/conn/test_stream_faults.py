@@ -8,7 +8,7 @@ what was still in flight fails with the stream's error.
 
 from __future__ import annotations
 
-from typing import Any, Dict
+from typing import Any
 
 import pytest
 
@@ -17,6 +17,7 @@ from kafka.client import KafkaClient
 from kafka.conn.blocking import BlockingConnection
 from kafka.protocol.apis import FIND_COORDINATOR, METADATA
 from kafka.testing import NO_REPLY, ScriptedPeer
+from test.support.peer_answers import produce_answer
 
 TOPIC = "junk-after-answer"
 
@@ -26,15 +27,6 @@ JUNK = {
     "http": b"HTTP/1.1 400 Bad Request\r\n\r\n",
     "unknown-correlation-id": b"\x00\x00\x00\x04\x00\x00\x7f\x00",
 }
-
-
-def produce_answer(request: Any, base_offset: int) -> Dict[str, Any]:
-    return {"responses": [
-        {"name": t.name, "topic_id": t.topic_id,
-         "partition_responses": [{"index": p.index, "error_code": 0, "base_offset": base_offset,
-                                  "log_append_time_ms": -1, "log_start_offset": 0}
-                                 for p in t.partition_data]}
-        for t in request.body.topic_data]}
 
 
 @pytest.mark.parametrize("junk", sorted(JUNK))
