@@ -27,7 +27,8 @@ from typing import Iterator, NamedTuple
 
 import pytest
 
-from kafka import errors
+from kafka import KafkaConsumer, KafkaProducer, errors
+from kafka.admin import KafkaAdminClient
 from kafka.client import KafkaClient
 from kafka.conn.connection import HANDSHAKE, BrokerConnection
 from kafka.protocol.apis import FETCH, METADATA, PRODUCE
@@ -366,6 +367,34 @@ def test_rejected_certificate_fails_at_once_instead_of_retrying(proxy: TlsProxy,
         with pytest.raises(errors.SslCertificateError):
             metadata(client, timeout_ms=20000)
         assert time.monotonic() - started < 3.0
+
+
+@pytest.mark.parametrize("user", ["producer", "consumer-constructor", "consumer-poll", "admin"])
+def test_a_rejected_certificate_reaches_users_as_itself(proxy: TlsProxy, pki: Pki, user: str) -> None:
+    # Not a timeout, not NoBrokersAvailable naming it: the error's class is the cause.
+    proxy.configure(pki.untrusted_cert, pki.untrusted_key)
+    config = dict(bootstrap_servers=proxy.address, security_protocol="SSL", ssl_cafile=pki.ca)
+    started = time.monotonic()
+    with pytest.raises(errors.SslCertificateError, match="unable to get local issuer certificate"):
+        if user == "producer":
+            producer = KafkaProducer(acks=1, max_block_ms=20000, **config)
+            try:
+                producer.send("tls-refused", b"x").get(timeout=20)
+            finally:
+                producer.close(timeout=2)
+        elif user == "consumer-constructor":
+            KafkaConsumer("tls-refused", **config)
+        elif user == "consumer-poll":
+            consumer = KafkaConsumer(**config)
+            try:
+                consumer.assign([TopicPartition("tls-refused", 0)])
+                consumer.poll(timeout_ms=20000)
+            finally:
+                consumer.close()
+        else:
+            KafkaAdminClient(bootstrap_timeout_ms=20000, **config)
+    assert time.monotonic() - started < 5.0
+    assert proxy.handshakes == 0
 
 
 def test_plaintext_client_on_the_tls_port_fails_in_bounded_time(proxy: TlsProxy) -> None:
