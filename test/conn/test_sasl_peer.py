@@ -138,6 +138,17 @@ def test_consumer_poll_raises_the_refusal(refusing_peer: ScriptedPeer) -> None:
         consumer.close()
 
 
+def test_group_consumer_poll_raises_the_refusal(refusing_peer: ScriptedPeer) -> None:
+    consumer = KafkaConsumer(TOPIC, group_id="refused-group", **wrong_password(refusing_peer))
+    try:
+        started = time.monotonic()
+        with pytest.raises(errors.SaslAuthenticationFailedError):
+            consumer.poll(timeout_ms=20000)
+        assert time.monotonic() - started < FAST_S
+    finally:
+        consumer.close()
+
+
 def test_admin_constructor_raises_the_refusal(refusing_peer: ScriptedPeer) -> None:
     started = time.monotonic()
     with pytest.raises(errors.SaslAuthenticationFailedError):
