@@ -278,6 +278,7 @@ def test_missing_client_certificate_is_refused(proxy: TlsProxy, pki: Pki) -> Non
     # With TLS 1.3 the client's handshake is over before the server checks
     # it, so the refusal arrives as an alert on the first read.
     assert "certificate required" in str(error)
+    assert isinstance(error, errors.SslCertificateError), repr(error)  # not a retriable connection error
     assert proxy.handshakes == 0
     assert wait_for_failures(proxy) and all("PEER_DID_NOT_RETURN_A_CERTIFICATE" in f
                                             for f in proxy.handshake_failures)
@@ -301,6 +302,7 @@ def test_revoked_client_certificate_is_refused_by_the_server(proxy: TlsProxy, pk
     error = connection_failure(proxy, ssl_cafile=pki.ca, ssl_certfile=pki.revoked_client_cert,
                                ssl_keyfile=pki.revoked_client_key)
     assert "certificate revoked" in str(error)
+    assert isinstance(error, errors.SslCertificateError), repr(error)
     assert proxy.handshakes == 0
 
 
