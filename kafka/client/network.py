@@ -208,9 +208,10 @@ class NetworkClient:
     def permanent_failure(self, node_id: int) -> Optional[BaseException]:
         """Why connecting to ``node_id`` can never succeed (see :meth:`fatal_error`), if it cannot."""
         conn = self._conns.get(node_id)
-        if conn is None or conn.connected() or not is_permanent_failure(conn.last_error):
+        if conn is None or conn.connected():
             return None
-        return conn.last_error
+        error = conn.last_error
+        return error if is_permanent_failure(error) else None
 
     def fatal_error(self) -> Optional[BaseException]:
         """A failure no retry will cure, once every known broker has it; else None.
@@ -223,24 +224,27 @@ class NetworkClient:
         broker is still untried or usable the answer is None. Callers
         waiting for metadata raise this error instead of timing out.
         """
-        with self._lock:
-            if self._closed:
+        # No client lock: callers may hold their own locks (the producer's
+        # metadata condition), and single reads of connection state suffice.
+        if self._closed:
+            return None
+        found: Optional[BaseException] = None
+        for broker in self.cluster.brokers():
+            error = self._node_failure(broker.nodeId)
+            if error is None:
                 return None
-            found: Optional[BaseException] = None
-            for broker in self.cluster.brokers():
-                error = self._node_failure(broker.nodeId)
-                if error is None:
-                    return None
-                found = found or error
-            return found
+            found = found or error
+        return found
 
     def _node_failure(self, node_id: int) -> Optional[BaseException]:
         conn = self._conns.get(node_id)
         if conn is None or not conn.connected():
             return self.permanent_failure(node_id)
+        versions = conn.versions
+        if versions is None:
+            return None  # versions were not asked for: nothing known against it
         try:
-            assert conn.versions is not None
-            conn.versions.choose(METADATA)
+            versions.choose(METADATA)
         except errors.UnsupportedVersionError as exc:
             return exc
         return None
