@@ -269,7 +269,12 @@ class NetworkClient:
         conn = self._conns.get(node_id)
         if conn is None or conn.versions is None:
             raise errors.NodeNotReadyError("node %s has not been connected yet" % node_id)
-        return conn.versions.choose(api, highest=highest)
+        try:
+            return conn.versions.choose(api, highest=highest)
+        except errors.UnsupportedVersionError as exc:
+            if highest is None:  # a caller's own cap may be lifted by a retry: not worth an ERROR
+                self._report_unsupported(node_id, api, exc)
+            raise
 
     def close(self, node_id: Optional[int] = None) -> None:
         """Close one connection, or all of them and the client."""
@@ -555,9 +560,9 @@ class NetworkClient:
         try:
             version = self.api_version(METADATA, node_id)
         except errors.UnsupportedVersionError as exc:
-            # This broker can never answer us; fatal_error() tells the waiting
-            # callers once no other broker can either. Retry after the back-off.
-            self._report_unsupported(node_id, METADATA, exc)
+            # This broker can never answer us (api_version logged it once);
+            # fatal_error() tells the waiting callers once no other broker can
+            # either. Retry after the back-off.
             self.cluster.failed_update(exc, now)
             return
         if self._all_topics:
