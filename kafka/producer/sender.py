@@ -128,7 +128,6 @@ class Sender(threading.Thread):
                 next_check = min(next_check, max(self.client.connection_delay(node), 0.005))
         if unusable:
             self._fail_unusable(unusable, now)
-            next_check = 0.0
         batches = self.accumulator.drain(cluster, ready_nodes, self.max_request_size, now)
         if self.guarantee_order:
             for node_batches in batches.values():
