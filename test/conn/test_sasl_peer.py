@@ -12,7 +12,6 @@ waiting for a timeout.
 
 from __future__ import annotations
 
-import ssl
 import time
 from typing import Any, Dict, Iterator
 
