@@ -395,7 +395,7 @@ def test_a_rejected_certificate_reaches_users_as_itself(proxy: TlsProxy, pki: Pk
                 consumer.close()
         else:
             KafkaAdminClient(bootstrap_timeout_ms=20000, **config)
-    assert time.monotonic() - started < 5.0
+    assert time.monotonic() - started < 8.0  # the clients wait 20 s for anything retriable
     assert proxy.handshakes == 0
 
 

@@ -24,6 +24,8 @@ from test.support.peer_answers import counting_produce, init_producer_id
 TOPIC = "versions"
 #: How long a test lets a client run against the broker before counting its log lines.
 OBSERVE_S = 1.0
+#: "At once": far below the 20 s or more the clients would otherwise wait, with room for a loaded machine.
+PROMPT_S = 8.0
 
 
 def peer_with(api_versions: Dict[str, Optional[Tuple[int, int]]]) -> ScriptedPeer:
@@ -58,7 +60,7 @@ def test_producer_futures_fail_with_unsupported_version_and_it_is_logged_once(
             for future in futures:
                 with pytest.raises(errors.UnsupportedVersionError, match=expected):
                     future.get(timeout=5)
-            assert time.monotonic() - started < 3.0  # at once, not after delivery_timeout_ms
+            assert time.monotonic() - started < PROMPT_S  # at once, not after delivery_timeout_ms
             time.sleep(OBSERVE_S)
             with pytest.raises(errors.UnsupportedVersionError):
                 producer.send(TOPIC, b"later").get(timeout=5)
@@ -73,13 +75,13 @@ def test_producer_futures_fail_with_unsupported_version_and_it_is_logged_once(
 def test_no_metadata_version_fails_sends_at_once_without_a_traceback_storm(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.INFO)
     with peer_with({"Metadata": None}) as peer:
-        producer = KafkaProducer(bootstrap_servers=peer.bootstrap, acks=1, max_block_ms=10000)
+        producer = KafkaProducer(bootstrap_servers=peer.bootstrap, acks=1, max_block_ms=20000)
         try:
             started = time.monotonic()
             future = producer.send(TOPIC, b"x")
             with pytest.raises(errors.UnsupportedVersionError, match="Metadata at all; this client sends v0-"):
                 future.get(timeout=5)
-            assert time.monotonic() - started < 5.0  # not max_block_ms, and not "topic not found"
+            assert time.monotonic() - started < PROMPT_S  # not max_block_ms, and not "topic not found"
             time.sleep(OBSERVE_S)  # the sender thread keeps turning meanwhile
             with pytest.raises(errors.UnsupportedVersionError):
                 producer.partitions_for(TOPIC)
@@ -101,8 +103,8 @@ def test_consumer_poll_raises_when_fetch_has_no_common_version(caplog: pytest.Lo
             for _ in range(3):  # every poll says so, none returns an empty result instead
                 started = time.monotonic()
                 with pytest.raises(errors.UnsupportedVersionError, match="Fetch"):
-                    consumer.poll(timeout_ms=3000)
-                assert time.monotonic() - started < 2.0
+                    consumer.poll(timeout_ms=20000)
+                assert time.monotonic() - started < PROMPT_S
         finally:
             consumer.close()
         assert not peer.received("Fetch")
@@ -124,8 +126,8 @@ def test_admin_constructor_raises_when_metadata_has_no_common_version() -> None:
     with peer_with({"Metadata": None}) as peer:
         started = time.monotonic()
         with pytest.raises(errors.UnsupportedVersionError, match="Metadata"):
-            KafkaAdminClient(bootstrap_servers=peer.bootstrap, bootstrap_timeout_ms=8000)
-        assert time.monotonic() - started < 5.0
+            KafkaAdminClient(bootstrap_servers=peer.bootstrap, bootstrap_timeout_ms=20000)
+        assert time.monotonic() - started < PROMPT_S
 
 
 def test_admin_call_raises_when_its_api_has_no_common_version() -> None:
