@@ -120,10 +120,18 @@ class RoutingClient(NetworkClient):
     # -- metadata -----------------------------------------------------------------------
 
     def refresh_metadata(self, timeout_ms: Optional[float] = None) -> None:
-        """Refresh metadata now and wait for it."""
+        """Refresh metadata now and wait for it.
+
+        Raises :meth:`fatal_error` (a rejected certificate or login, no
+        usable Metadata version) as soon as every broker has failed that way,
+        :class:`KafkaTimeoutError` when time runs out first.
+        """
         deadline = self._deadline(timeout_ms)
         version = self.request_metadata_update()
         while self.cluster.version <= version:
+            fatal = self.fatal_error()
+            if fatal is not None:
+                raise fatal
             if time.monotonic() >= deadline:
                 raise errors.KafkaTimeoutError("metadata was not refreshed within the timeout")
             self.poll(timeout_ms=min(self._left_ms(deadline), 100.0))

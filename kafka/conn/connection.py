@@ -28,13 +28,16 @@ from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Tuple
 
 from kafka.errors import (
+    IllegalSaslStateError,
     IllegalStateError,
     KafkaConnectionError,
     KafkaError,
     KafkaTimeoutError,
     NodeNotReadyError,
     ProtocolError,
+    SaslAuthenticationFailedError,
     SslCertificateError,
+    UnsupportedSaslMechanismError,
     UnsupportedVersionError,
     for_code,
 )
@@ -73,6 +76,28 @@ DEFAULT_CONNECTION_CONFIG: Dict[str, Any] = {
     "sasl_mechanism": None,
     "sasl_factory": None,  # callable() -> a SASL mechanism object, set by the client
 }
+
+
+#: Connection failures that another attempt cannot cure: the broker refused
+#: our certificate checks or login, or speaks no protocol version we do.
+PERMANENT_FAILURES = (
+    SslCertificateError,
+    SaslAuthenticationFailedError,
+    UnsupportedSaslMechanismError,
+    IllegalSaslStateError,
+    UnsupportedVersionError,
+)
+
+
+def _certificate_alert(exc: ssl.SSLError) -> bool:
+    """Whether ``exc`` is a TLS alert by which the peer refused a certificate (ours, or no certificate)."""
+    reason = (exc.reason or "").upper()
+    return "ALERT" in reason and ("CERTIFICATE" in reason or "UNKNOWN_CA" in reason)
+
+
+def is_permanent_failure(error: Optional[BaseException]) -> bool:
+    """Whether a connection closed with ``error`` will fail the same way on every retry."""
+    return isinstance(error, PERMANENT_FAILURES)
 
 
 class InFlight:
@@ -235,7 +260,7 @@ class BrokerConnection:
         except KafkaError as exc:
             self.close(exc)
         except (OSError, ssl.SSLError) as exc:
-            self.close(KafkaConnectionError("connection to %s:%d failed: %s" % (self.host, self.port, exc)))
+            self.close(self._io_error("connection to", exc))
         return self.state
 
     def _start_connect(self, now: float) -> None:
@@ -300,9 +325,21 @@ class BrokerConnection:
             raise SslCertificateError("TLS certificate of %s:%d rejected: %s"
                                       % (self.host, self.port, exc.verify_message or exc.reason)) from None
         except ssl.SSLError as exc:
+            if _certificate_alert(exc):
+                raise SslCertificateError("TLS handshake with %s:%d failed: the broker refused our certificate: "
+                                          "%s" % (self.host, self.port, exc)) from None
             raise KafkaConnectionError("TLS handshake with %s:%d failed: %s"
                                        % (self.host, self.port, exc.reason or exc)) from None
         self.state = API_VERSIONS_STATE if self.config["api_version_request"] else self._after_versions()
+
+    def _io_error(self, doing: str, exc: BaseException) -> KafkaError:
+        """The error to close with after a socket call failed with ``exc``."""
+        if isinstance(exc, ssl.SSLError) and _certificate_alert(exc):
+            # With TLS 1.3 a server's refusal of our certificate arrives
+            # after our side of the handshake is done, on the first read.
+            return SslCertificateError("%s %s:%d failed: the broker refused our certificate: %s"
+                                       % (doing, self.host, self.port, exc))
+        return KafkaConnectionError("%s %s:%d failed: %s" % (doing, self.host, self.port, exc))
 
     def _after_versions(self) -> str:
         return AUTHENTICATING if uses_sasl(self.config["security_protocol"]) else CONNECTED
@@ -461,7 +498,7 @@ class BrokerConnection:
         except (BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
             pass
         except (OSError, ssl.SSLError) as exc:
-            self.close(KafkaConnectionError("sending to %s:%d failed: %s" % (self.host, self.port, exc)))
+            self.close(self._io_error("sending to", exc))
             return []
         return self._take_written()
 
@@ -491,7 +528,7 @@ class BrokerConnection:
             except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 break
             except (OSError, ssl.SSLError) as exc:
-                self.close(KafkaConnectionError("receiving from %s:%d failed: %s" % (self.host, self.port, exc)))
+                self.close(self._io_error("receiving from", exc))
                 break
             if not data:
                 self.close(KafkaConnectionError("%s:%d closed the connection" % (self.host, self.port)))
@@ -511,6 +548,12 @@ class BrokerConnection:
                         break
                 else:
                     completed.append((entry.future, response.body))
+            if self._framer.error is not None:
+                # Junk followed the responses above: they stand, the requests
+                # still in flight fail with the junk's error.
+                if self.state != DISCONNECTED:
+                    self.close(self._framer.error)
+                break
             if len(data) < _RECV_SIZE:
                 break
         return completed

@@ -21,6 +21,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optio
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
@@ -162,19 +163,27 @@ class Fetcher:
         sent = 0
         for node, partitions in by_node.items():
             if not self.client.ready(node):
+                refused = self.client.permanent_failure(node)
+                if refused is not None and self._pending_error is None:
+                    self._pending_error = refused  # a refused login or certificate: poll() raises it
                 continue
             request, offsets, ids = self._fetch_request(partitions)
             try:
                 api_version = topic_ids.choose_version(self.client, FETCH, node, ids)
             except errors.KafkaError as exc:
                 log.debug("not fetching from node %s: %s", node, exc)
+                if is_permanent_failure(exc) and self._pending_error is None:
+                    self._pending_error = exc  # no Fetch version in common: poll() raises it
                 cluster.request_update()
                 continue
             future = self.client.send(node, request, api=FETCH, version=api_version)
             version = self.subscription.assignment_version
+            # Registered before the callbacks: a future that failed at once
+            # runs its errback right here, and that must be able to clear the
+            # entry.
+            self._in_flight[node] = future
             future.add_callback(self._on_fetch, node, offsets, version, topic_ids.names_by_id(ids))
             future.add_errback(self._on_fetch_error, node)
-            self._in_flight[node] = future
             sent += 1
         return sent
 
@@ -222,6 +231,10 @@ class Fetcher:
     def _on_fetch_error(self, node: int, exc: BaseException) -> None:
         self._in_flight.pop(node, None)
         log.debug("fetch from node %s failed: %s", node, exc)
+        if is_permanent_failure(exc) and self._pending_error is None:
+            # No Fetch version in common (or a refused login): retrying
+            # cannot help, so poll() raises it instead of returning nothing.
+            self._pending_error = exc
         self.client.cluster.request_update()
 
     def in_flight(self) -> bool:
@@ -229,8 +242,8 @@ class Fetcher:
         return bool(self._in_flight)
 
     def has_buffered(self) -> bool:
-        """Whether records may be returned without network I/O."""
-        return bool(self._completed) or self._current is not None
+        """Whether records (or an error to raise) may be returned without network I/O."""
+        return bool(self._completed) or self._current is not None or self._pending_error is not None
 
     # -- returning records ---------------------------------------------------------------
 
@@ -486,4 +499,6 @@ class Fetcher:
 
     def wait_deadline(self) -> float:
         """How long a poll may block waiting for fetch responses (seconds)."""
+        if self._pending_error is not None:
+            return 0.0
         return self.fetch_max_wait_ms / 1000.0 + 0.05

@@ -202,6 +202,11 @@ class KafkaConsumer(FirstApiMixin):
                 if fetcher.send_fetches():
                     self._client.poll(timeout_ms=0)
                 return records
+            fatal = self._client.fatal_error()
+            if fatal is not None:
+                # Every broker refused us for good (certificate, login, versions):
+                # waiting out timeout_ms would only hide it.
+                raise fatal
             fetcher.send_fetches()
             remaining_ms = max((deadline - time.monotonic()) * 1000.0, 0.0)
             self._client.poll(timeout_ms=min(remaining_ms, fetcher.wait_deadline() * 1000.0))

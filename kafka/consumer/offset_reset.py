@@ -69,6 +69,9 @@ class OffsetResetter:
         deadline = time.monotonic() + max(timeout_ms, 0.0) / 1000.0
         while True:
             self._raise_error()
+            fatal = self.client.fatal_error()
+            if fatal is not None:
+                raise fatal  # every broker refused us for good: no leader will ever be known
             waiting = self._send()
             if not waiting and not self._in_flight:
                 return

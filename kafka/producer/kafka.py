@@ -22,7 +22,7 @@ from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD
-from kafka.producer.future import FutureRecordMetadata
+from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import (check_headers, check_key_value, check_partition, check_record_size,
@@ -66,6 +66,21 @@ _FLUSH_CHECK_S = 0.5
 
 #: How long close() lets brokers finish reading and handling the last requests.
 _CLOSE_DRAIN_MS = 2000.0
+
+
+class _ClusterUnusable(Exception):
+    """Internal: metadata cannot come because every broker failed for good (``error`` says how)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _failed_future(topic: str, partition: Optional[int], error: BaseException) -> FutureRecordMetadata:
+    """A record future that has already failed with ``error``."""
+    result = ProduceResult(TopicPartition(topic, -1 if partition is None else partition))
+    result.done(error=error)
+    return FutureRecordMetadata(result, 0, -1, -1, -1, -1)
 
 
 def _close_on_exit(ref: "weakref.ref[KafkaProducer]") -> None:
@@ -196,6 +211,9 @@ class KafkaProducer:
                 parts = cluster.partitions_for_topic(topic)
                 if parts:
                     return sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
+                fatal = self._client.fatal_error()
+                if fatal is not None:
+                    raise _ClusterUnusable(fatal)
                 code = cluster.topic_error(topic)
                 if code and not errors.for_code(code).retriable:  # type: ignore[union-attr]
                     raise errors.for_code(code)("topic %r" % topic)  # type: ignore[misc]
@@ -210,7 +228,10 @@ class KafkaProducer:
         """The partition numbers of ``topic`` (waits for metadata up to ``max_block_ms``)."""
         self._check_open()
         check_topic_name(topic)
-        return set(self._partitions(topic, self.config["max_block_ms"] / 1000.0)[0])
+        try:
+            return set(self._partitions(topic, self.config["max_block_ms"] / 1000.0)[0])
+        except _ClusterUnusable as exc:
+            raise exc.error from None
 
     # -- sending -------------------------------------------------------------------------------
 
@@ -219,7 +240,10 @@ class KafkaProducer:
         """Queue a record; return a future of its :class:`~kafka.producer.future.RecordMetadata`.
 
         Blocks only while metadata for ``topic`` is unknown or
-        ``buffer_memory`` is full, at most ``max_block_ms`` in total.
+        ``buffer_memory`` is full, at most ``max_block_ms`` in total. When
+        no broker can ever be used (a rejected TLS certificate or SASL
+        login, no Metadata version in common), the future returned has
+        already failed with that error.
 
         Every argument is checked here: a topic name Kafka refuses, a key or
         value that is not bytes after serialization, malformed headers, a
@@ -279,7 +303,10 @@ class KafkaProducer:
         if cached is not None and cached[0] == version:
             all_parts, available = cached[1], cached[2]
         else:
-            all_parts, available = self._partitions(topic, self._max_block)
+            try:
+                all_parts, available = self._partitions(topic, self._max_block)
+            except _ClusterUnusable as exc:
+                return _failed_future(topic, partition, exc.error)
         sticky = partition is None and key is None and self._default_partitioner
         if partition is None:
             if self._default_partitioner:

@@ -117,11 +117,17 @@ class Sender(threading.Thread):
                 self.client.add_topic(topic)
             cluster.request_update()
         ready_nodes = set()
+        unusable: Dict[int, BaseException] = {}
         for node in nodes:
             if self.client.ready(node):
                 ready_nodes.add(node)
             else:
+                error = self.client.permanent_failure(node)
+                if error is not None:
+                    unusable[node] = error
                 next_check = min(next_check, max(self.client.connection_delay(node), 0.005))
+        if unusable:
+            self._fail_unusable(unusable, now)
         batches = self.accumulator.drain(cluster, ready_nodes, self.max_request_size, now)
         if self.guarantee_order:
             for node_batches in batches.values():
@@ -134,6 +140,13 @@ class Sender(threading.Thread):
         if batches:
             poll_ms = 0.0
         self.client.poll(timeout_ms=poll_ms)
+
+    def _fail_unusable(self, unusable: Dict[int, BaseException], now: float) -> None:
+        # Waiting for delivery_timeout_ms would only hide the cause behind a timeout.
+        for node, node_batches in self.accumulator.drain(self.client.cluster, unusable,
+                                                         self.max_request_size, now).items():
+            for batch in node_batches:
+                self._complete(batch, error=unusable[node])
 
     def _fail_expired(self, now: float) -> None:
         for batch in self.accumulator.expired_batches(now):
