@@ -156,6 +156,12 @@ MODULES = {
 
 #: Paths of the kafka-python 0.9.5 API reference that kafkawire serves too.
 SEED_MODULES = {
+    "kafka.producer.base": ("Producer",),
+    "kafka.producer.simple": ("SimpleProducer",),
+    "kafka.producer.keyed": ("KeyedProducer",),
+    "kafka.consumer.base": ("Consumer",),
+    "kafka.consumer.simple": ("SimpleConsumer",),
+    "kafka.consumer.multiprocess": ("MultiProcessConsumer",),
     "kafka.consumer.kafka": ("KafkaConsumer",),
     "kafka.partitioner.base": ("Partitioner",),
     "kafka.partitioner.hashed": ("HashedPartitioner",),
@@ -170,7 +176,9 @@ SAME_OBJECT = [
     ("kafka.KafkaConsumer", "kafka.consumer.KafkaConsumer", "kafka.consumer.kafka.KafkaConsumer"),
     ("kafka.KafkaConnection", "kafka.conn.KafkaConnection"),
     ("kafka.SimpleConsumer", "kafka.consumer.SimpleConsumer"),
-    ("kafka.KafkaProtocol", "kafka.protocol.legacy.KafkaProtocol"),
+    ("kafka.KafkaProtocol", "kafka.protocol.legacy.KafkaProtocol", "kafka.simple.protocol.KafkaProtocol"),
+    ("kafka.legacy.SimpleProducer", "kafka.simple.SimpleProducer", "kafka.producer.simple.SimpleProducer"),
+    ("kafka.common.KafkaError", "kafka.simple.common.KafkaError"),
 ]
 
 

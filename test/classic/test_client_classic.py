@@ -22,7 +22,7 @@ import pytest
 
 from kafka import errors
 from kafka.client import KafkaClient
-from kafka.common import (
+from kafka.simple.common import (
     ConsumerMetadataResponse,
     FailedPayloadsError,
     FetchRequest,
@@ -76,7 +76,7 @@ def test_low_level_example_runs_as_written(fresh_broker):
     # The "Low level" section of the classic usage guide, with the broker's address.
     from kafka import KafkaClient, create_message
     from kafka.protocol import KafkaProtocol  # noqa: F401  (imported by the example)
-    from kafka.common import ProduceRequest
+    from kafka.simple.common import ProduceRequest
 
     kafka = KafkaClient(address)
 
@@ -430,7 +430,7 @@ def test_injected_leader_errors_are_recovered(mock_cluster, mock_client, codes):
                                               fail_on_error=False)
     assert resp.error == LEADER_NOT_AVAILABLE
     with pytest.raises(LeaderNotAvailableError):
-        from kafka.common import check_error
+        from kafka.simple.common import check_error
         check_error(resp)
 
 

@@ -1,4 +1,4 @@
-"""kafka.codec: the classic compression functions over kafka.record.codecs."""
+"""kafka.simple.codec: the classic compression functions over kafka.record.codecs."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import struct
 
 import pytest
 
-from kafka import codec
+from kafka.simple import codec
 from kafka.errors import CorruptRecordError
 
 PAYLOADS = [b"", b"a", b"some message", os.urandom(5000), b"0123456789abcdef" * 7000]

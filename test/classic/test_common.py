@@ -1,4 +1,4 @@
-"""kafka.common: the classic names, tuple layouts and error helpers."""
+"""kafka.simple.common: the classic names, tuple layouts and error helpers."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ import re
 
 import pytest
 
-import kafka.common as common
+import kafka.simple.common as common
 from kafka import errors
 
-# Every name the 0.9.5 API reference lists under ``kafka.common`` (seed 001),
+# Every name the 0.9.5 API reference lists under ``kafka.simple.common`` (seed 001),
 # written out here so the test does not depend on the seed file being present.
 SEED_NAMES = [
     "AsyncProducerQueueFull", "BrokerMetadata", "BrokerNotFoundError", "BrokerResponseError",
@@ -74,7 +74,7 @@ CLASSIC_ERRNOS = {
 @pytest.mark.parametrize("name", SEED_NAMES)
 def test_seed_name_is_importable(name):
     namespace = {}
-    exec("from kafka.common import %s" % name, namespace)  # noqa: S102 - the import statement is the test
+    exec("from kafka.simple.common import %s" % name, namespace)  # noqa: S102 - the import statement is the test
     assert namespace[name] is getattr(common, name)
 
 
@@ -90,7 +90,7 @@ def test_seed_list_matches_the_reference_when_present():
         pytest.skip("the seed reference is not beside the repository")
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
-    # "org.apache.kafka.common.utils" (a Java class mentioned in passing) is not ours.
+    # "org.apache.kafka.simple.common.utils" (a Java class mentioned in passing) is not ours.
     listed = set(re.findall(r"(?<![\w.])kafka\.common\.([A-Za-z_][A-Za-z0-9_]*)", text))
     listed |= set(re.findall(r"([A-Za-z_][A-Za-z0-9_]*)(?:\(\))? \((?:in module|class in|exception in) kafka\.common\)",
                              text))
@@ -135,11 +135,11 @@ def test_errors_are_the_same_objects_as_in_kafka_errors():
 def test_connection_error_does_not_shadow_the_builtin_elsewhere():
     assert builtins.ConnectionError is not errors.KafkaConnectionError
     namespace = {}
-    exec("from kafka.common import *", namespace)  # noqa: S102
+    exec("from kafka.simple.common import *", namespace)  # noqa: S102
     assert "ConnectionError" not in namespace
     assert "x" not in namespace
     assert namespace["ProduceRequest"] is common.ProduceRequest
-    for module_name in ("kafka", "kafka.util", "kafka.codec", "kafka.protocol", "kafka.protocol.legacy"):
+    for module_name in ("kafka", "kafka.simple.util", "kafka.simple.codec", "kafka.protocol", "kafka.simple.protocol"):
         module = importlib.import_module(module_name)
         assert getattr(module, "ConnectionError", builtins.ConnectionError) is builtins.ConnectionError, module_name
 

@@ -15,9 +15,9 @@ import uuid
 
 import pytest
 
-import kafka.common
+import kafka.simple.common
 import kafka.conn
-from kafka.common import FetchRequest, ProduceRequest
+from kafka.simple.common import FetchRequest, ProduceRequest
 from kafka.conn import DEFAULT_KAFKA_PORT, DEFAULT_SOCKET_TIMEOUT_SECONDS, KafkaConnection, collect_hosts
 from kafka.errors import KafkaConnectionError
 from kafka.protocol import KafkaProtocol, create_message
@@ -54,7 +54,7 @@ def test_collect_hosts_randomizes_by_default():
 
 
 def test_classic_names():
-    assert kafka.common.ConnectionError is KafkaConnectionError
+    assert kafka.simple.common.ConnectionError is KafkaConnectionError
     assert kafka.conn.KafkaConnection is KafkaConnection and "collect_hosts" in dir(kafka.conn)
     assert DEFAULT_SOCKET_TIMEOUT_SECONDS == 120
     with pytest.raises(AttributeError):
@@ -157,7 +157,7 @@ def test_nothing_listening():
         KafkaConnection("127.0.0.1", port, timeout=2)
     assert "127.0.0.1:%d" % port in str(info.value)
     assert time.monotonic() - started < 5
-    with pytest.raises(kafka.common.ConnectionError):  # the classic name catches it too
+    with pytest.raises(kafka.simple.common.ConnectionError):  # the classic name catches it too
         KafkaConnection("127.0.0.1", port, timeout=2)
 
 

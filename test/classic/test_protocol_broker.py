@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 
-from kafka.common import (
+from kafka.simple.common import (
     FetchRequest,
     Message,
     OffsetAndMessage,

@@ -15,7 +15,7 @@ import zlib
 
 import pytest
 
-from kafka.common import (
+from kafka.simple.common import (
     BrokerMetadata,
     ConsumerMetadataResponse,
     FetchRequest,

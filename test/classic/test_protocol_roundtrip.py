@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import kafka.protocol
 from kafka import errors
-from kafka.codec import gzip_decode
-from kafka.common import (
+from kafka.simple.codec import gzip_decode
+from kafka.simple.common import (
     BrokerMetadata,
     ConsumerMetadataRequest,
     ConsumerMetadataResponse,
@@ -75,7 +75,7 @@ from kafka.protocol.apis import (
     PRODUCE,
 )
 from kafka.protocol.framing import decode_request_header, encode_response
-from kafka.protocol.legacy import DEFAULT_VERSIONS, FetchedMessages
+from kafka.simple.protocol import DEFAULT_VERSIONS, FetchedMessages
 from kafka.record import LegacyRecordBatch, LegacyRecordBatchBuilder, MemoryRecords, MemoryRecordsBuilder
 from kafka.record.batch import RecordBatchBuilder
 from kafka.record.record import encode_control_key, encode_marker_value
@@ -130,11 +130,11 @@ def test_importing_kafka_protocol_stays_light():
     code = textwrap.dedent("""
         import sys
         import kafka.protocol
-        assert "kafka.protocol.legacy" not in sys.modules
+        assert "kafka.simple.protocol" not in sys.modules
         assert "socket" not in sys.modules
         assert "kafka.record" not in sys.modules
         from kafka.protocol import KafkaProtocol, create_message
-        assert "kafka.protocol.legacy" in sys.modules
+        assert "kafka.simple.protocol" in sys.modules
     """)
     subprocess.run([sys.executable, "-c", code], check=True, cwd=_repo_root())
 

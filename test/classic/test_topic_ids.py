@@ -7,8 +7,8 @@ from typing import Dict, Tuple
 import pytest
 
 from kafka import KafkaClient
-from kafka.common import FetchRequest, OffsetCommitRequest, OffsetFetchRequest, ProduceRequest
-from kafka.protocol.legacy import create_message
+from kafka.simple.common import FetchRequest, OffsetCommitRequest, OffsetFetchRequest, ProduceRequest
+from kafka.simple.protocol import create_message
 from kafka.testing import ScriptedPeer
 from test.support.topic_id_peer import (fetch_handler, find_coordinator_handler, offset_commit_handler,
                                         offset_fetch_handler, produce_handler)

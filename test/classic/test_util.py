@@ -1,4 +1,4 @@
-"""kafka.util: string readers/writers, CRC, grouping and ReentrantTimer."""
+"""kafka.simple.util: string readers/writers, CRC, grouping and ReentrantTimer."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import zlib
 import pytest
 
 from kafka import util
-from kafka.common import FetchRequest, OffsetRequest, ProduceRequest
+from kafka.simple.common import FetchRequest, OffsetRequest, ProduceRequest
 from kafka.errors import BufferUnderflowError, IllegalArgumentError
 
 
@@ -206,7 +206,7 @@ def test_timer_survives_an_exception_in_its_callback(caplog):
             raise RuntimeError("boom")
 
     timer = util.ReentrantTimer(5, tick)
-    with caplog.at_level(logging.ERROR, logger="kafka.util"):
+    with caplog.at_level(logging.ERROR, logger="kafka.simple.util"):
         timer.start()
         assert _wait_for(lambda: len(calls) >= 3)
         timer.stop()

@@ -22,8 +22,8 @@ import pytest
 
 from kafka import KafkaConsumer, errors
 from kafka.client import KafkaClient
-from kafka.common import KafkaMessage, OffsetFetchRequest, ProduceRequest
-from kafka.protocol.legacy import create_message
+from kafka.simple.common import KafkaMessage, OffsetFetchRequest, ProduceRequest
+from kafka.simple.protocol import create_message
 from kafka.structs import TopicPartition
 from test.support.classic import committed as _committed
 from test.support.classic import new_topic as _new_topic

@@ -23,9 +23,9 @@ import pytest
 import kafka
 from kafka import errors
 from kafka.client import KafkaClient
-from kafka.common import OffsetAndMessage
-from kafka.context import OffsetCommitContext
-from kafka.legacy import SimpleConsumer
+from kafka.simple.common import OffsetAndMessage
+from kafka.simple.context import OffsetCommitContext
+from kafka.simple import SimpleConsumer
 from test.support.classic import committed as _committed
 from test.support.classic import get_messages_until as _drain
 from test.support.classic import new_topic as _new_topic
@@ -51,11 +51,11 @@ def _group():
 
 def test_package_root_exports_the_classic_consumers():
     assert kafka.SimpleConsumer is SimpleConsumer
-    assert kafka.MultiProcessConsumer is importlib.import_module("kafka.legacy.multiprocess").MultiProcessConsumer
+    assert kafka.MultiProcessConsumer is importlib.import_module("kafka.simple.multiprocess").MultiProcessConsumer
     from kafka import MultiProcessConsumer, SimpleConsumer as Root  # the examples' imports
-    from kafka.context import OffsetCommitContext as Ctx
+    from kafka.simple.context import OffsetCommitContext as Ctx
     assert Root is SimpleConsumer and Ctx is OffsetCommitContext
-    assert MultiProcessConsumer.__module__ == "kafka.legacy.multiprocess"
+    assert MultiProcessConsumer.__module__ == "kafka.simple.multiprocess"
     # 0.9 code also imported them from kafka.consumer.
     from kafka.consumer import MultiProcessConsumer as Mp, SimpleConsumer as Sc
     assert (Sc, Mp) == (SimpleConsumer, MultiProcessConsumer)
@@ -404,7 +404,7 @@ def test_offset_commit_context_example(broker, client, other_client):
 
     # The example of the API reference, as written.
     from kafka import SimpleConsumer
-    from kafka.context import OffsetCommitContext
+    from kafka.simple.context import OffsetCommitContext
     client, group, topic = client_, group_, topic_
 
     consumer = SimpleConsumer(client, group, topic, auto_commit=False)

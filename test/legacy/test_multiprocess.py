@@ -17,8 +17,8 @@ import pytest
 
 from kafka import errors
 from kafka.client import KafkaClient
-from kafka.common import OffsetAndMessage
-from kafka.legacy import MultiProcessConsumer
+from kafka.simple.common import OffsetAndMessage
+from kafka.simple import MultiProcessConsumer
 from test.support.classic import committed as _committed
 from test.support.classic import get_messages_until
 from test.support.classic import new_topic as _new_topic

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from kafka import KafkaClient, KeyedProducer, SimpleProducer, errors
-from kafka.legacy.base import Producer
+from kafka.simple.producer import Producer
 from test.support.scripted_produce import producing_peer
 
 BAD_TOPICS = [b"", "", b"bad topic", "t/1", "a" * 250, b"\xff"]

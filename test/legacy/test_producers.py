@@ -27,7 +27,7 @@ import pytest
 
 import kafka
 from kafka import errors
-from kafka.common import (
+from kafka.simple.common import (
     AsyncProducerQueueFull,
     FailedPayloadsError,
     FetchRequest,
@@ -35,16 +35,16 @@ from kafka.common import (
     ProduceResponse,
     UnknownTopicOrPartitionError,
 )
-from kafka.legacy import KeyedProducer, Producer, SimpleProducer
-from kafka.legacy import base as legacy_base
-from kafka.partitioner import (
+from kafka.simple import KeyedProducer, Producer, SimpleProducer
+from kafka.simple import producer as legacy_base
+from kafka.simple.partitioner import (
     HashedPartitioner,
     LegacyPartitioner,
     Murmur2Partitioner,
     Partitioner,
     RoundRobinPartitioner,
 )
-from kafka.partitioner.hashed import murmur2
+from kafka.simple.partitioner.hashed import murmur2
 from kafka.producer.partitioner import murmur2 as java_murmur2
 from kafka.producer.partitioner import murmur2_partition
 from kafka.protocol import CODEC_GZIP, CODEC_NONE
@@ -57,12 +57,12 @@ MESSAGE_TOO_LARGE = 10
 #: What ``kafka/__init__.py`` should export for the classic producers (see
 #: test_package_root_exports_the_classic_producers).
 ROOT_EXPORTS = {
-    "SimpleProducer": "kafka.legacy",
-    "KeyedProducer": "kafka.legacy",
-    "HashedPartitioner": "kafka.partitioner",
-    "LegacyPartitioner": "kafka.partitioner",
-    "Murmur2Partitioner": "kafka.partitioner",
-    "RoundRobinPartitioner": "kafka.partitioner",
+    "SimpleProducer": "kafka.simple",
+    "KeyedProducer": "kafka.simple",
+    "HashedPartitioner": "kafka.simple.partitioner",
+    "LegacyPartitioner": "kafka.simple.partitioner",
+    "Murmur2Partitioner": "kafka.simple.partitioner",
+    "RoundRobinPartitioner": "kafka.simple.partitioner",
 }
 _MISSING_ROOT_EXPORTS = sorted(name for name in ROOT_EXPORTS if name not in kafka._EXPORTS)
 # Until the package root lists them, let ``from kafka import ...`` in the
@@ -508,11 +508,11 @@ def test_async_retry_limit_drops_and_logs(mock_cluster, mock_client, caplog):
     producer.send_messages("drop", b"warm up")
     assert _wait_until(lambda: len(_records(mock_client, "drop", 0)) == 1)
     mock_cluster.push_request_errors("Produce", *[NOT_LEADER_OR_FOLLOWER] * 8)  # two rounds of 4
-    caplog.set_level(logging.WARNING, logger="kafka.legacy.base")
+    caplog.set_level(logging.WARNING, logger="kafka.simple.producer")
     producer.send_messages("drop", b"doomed")
     producer.stop()
     mock_cluster.clear_request_errors("Produce")
-    messages = [r.getMessage() for r in caplog.records if r.name == "kafka.legacy.base"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "kafka.simple.producer"]
     assert any("retrying (retry 1)" in m for m in messages)
     assert any("dropping them after 1 retries" in m for m in messages)
     assert not any("doomed" in m for m in messages)  # only hash() of the messages is logged
@@ -524,7 +524,7 @@ def test_async_retry_limit_drops_and_logs(mock_cluster, mock_client, caplog):
     mock_cluster.push_request_errors("Produce", MESSAGE_TOO_LARGE)
     producer.send_messages("drop", b"too big, says the broker")
     producer.stop()
-    messages = [r.getMessage() for r in caplog.records if r.name == "kafka.legacy.base"]
+    messages = [r.getMessage() for r in caplog.records if r.name == "kafka.simple.producer"]
     assert any("MessageSizeTooLargeError" in m and "too big, says the broker" in m and "after 0 retries" in m
                for m in messages)
 
@@ -537,7 +537,7 @@ def test_stop_gives_up_after_async_stop_timeout(mock_cluster, mock_client, caplo
     producer.send_messages("stuck", b"warm up")
     assert _wait_until(lambda: len(_records(mock_client, "stuck", 0)) == 1)
     mock_cluster.broker_down(2)
-    caplog.set_level(logging.ERROR, logger="kafka.legacy.base")
+    caplog.set_level(logging.ERROR, logger="kafka.simple.producer")
     producer.send_messages("stuck", b"never")
     started = time.monotonic()
     producer.stop()

@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from typing import Any, Dict, Iterable, List, Optional
 
-from kafka.common import OffsetFetchRequest, ProduceRequest
-from kafka.protocol.legacy import create_message
+from kafka.simple.common import OffsetFetchRequest, ProduceRequest
+from kafka.simple.protocol import create_message
 from test.support import topics
 
 

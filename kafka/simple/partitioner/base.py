@@ -1,4 +1,4 @@
-"""The base class of the classic (kafka-python 0.9.x) partitioners."""
+"""The base class of the kafka-python 0.9.x partitioners."""
 
 from __future__ import annotations
 

@@ -1,11 +1,11 @@
-"""Commit or roll back a classic consumer's offsets around a block of work (0.9.x ``kafka.context``)."""
+"""Commit or roll back a 0.9 consumer's offsets around a block of work (0.9.x ``kafka.simple.context``)."""
 
 from __future__ import annotations
 
 import logging
 from typing import Any, Dict, Optional
 
-from kafka.common import OffsetCommitRequest, check_error
+from kafka.simple.common import OffsetCommitRequest, check_error
 
 log = logging.getLogger(__name__)
 

@@ -1,10 +1,10 @@
-"""MultiProcessConsumer: the classic consumer that reads a topic with worker processes.
+"""MultiProcessConsumer: the simple consumer that reads a topic with worker processes.
 
 The topic's partitions are split among worker processes (``num_procs`` of
 them, or as many as needed for ``partitions_per_proc`` partitions each).
 Every worker opens its own :class:`~kafka.KafkaClient` from the parent
 client's configuration (sockets are never shared between processes), runs a
-:class:`~kafka.legacy.simple_consumer.SimpleConsumer` without auto-commit on
+:class:`~kafka.simple.simple_consumer.SimpleConsumer` without auto-commit on
 its partitions and puts ``(partition, message)`` pairs on a queue the parent
 reads. The parent keeps the offsets of what it handed out and commits them
 (manually or with the auto-commit triggers), as in 0.9.x.
@@ -31,7 +31,7 @@ import time
 from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional
 
 from kafka import errors
-from kafka.legacy.simple_consumer import AUTO_COMMIT_INTERVAL, AUTO_COMMIT_MSG_COUNT, Consumer, check_fetch_options
+from kafka.simple.simple_consumer import AUTO_COMMIT_INTERVAL, AUTO_COMMIT_MSG_COUNT, Consumer, check_fetch_options
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +61,7 @@ def _mp_consume(config: Dict[str, Any], group: Any, topic: Any, message_queue: A
                 **consumer_options: Any) -> None:
     """A worker process: consume ``consumer_options['partitions']`` into ``message_queue``."""
     from kafka.client import KafkaClient
-    from kafka.legacy.simple_consumer import SimpleConsumer
+    from kafka.simple.simple_consumer import SimpleConsumer
 
     # Whatever is left in the queue's buffer when we exit may be dropped:
     # the parent is stopping and must not wait for it.
@@ -132,7 +132,7 @@ class MultiProcessConsumer(Consumer):
     :param start_method: the ``multiprocessing`` start method of the workers
         (default: the platform's).
     :param simple_consumer_options: passed to each worker's
-        :class:`~kafka.legacy.simple_consumer.SimpleConsumer` (``buffer_size``,
+        :class:`~kafka.simple.simple_consumer.SimpleConsumer` (``buffer_size``,
         ``max_buffer_size``, ``auto_offset_reset``, ...).
 
     Call :meth:`stop` when done: it ends the workers (terminating any that

@@ -6,7 +6,7 @@ import itertools
 import threading
 from typing import Any, Iterator, Optional, Sequence
 
-from kafka.partitioner.base import Partitioner
+from kafka.simple.partitioner.base import Partitioner
 
 
 class RoundRobinPartitioner(Partitioner):

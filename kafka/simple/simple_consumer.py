@@ -1,12 +1,12 @@
-"""The classic (kafka-python 0.9.x) consumers' base and :class:`SimpleConsumer`.
+"""The kafka-python 0.9.x consumers' base and :class:`SimpleConsumer`.
 
 :class:`Consumer` holds what :class:`SimpleConsumer` and
-:class:`~kafka.legacy.multiprocess.MultiProcessConsumer` share: the
+:class:`~kafka.simple.multiprocess.MultiProcessConsumer` share: the
 partitions of one topic, the offset of the next message to hand out for each
 (``offsets``), committing them for the group, the auto-commit triggers and
 :meth:`Consumer.pending`.
 
-Everything goes through the classic methods of :class:`kafka.KafkaClient`
+Everything goes through the 0.9 methods of :class:`kafka.KafkaClient`
 (``send_fetch_request``, ``send_offset_request``,
 ``send_offset_commit_request``, ``send_offset_fetch_request``), so each
 request reaches the right broker at the version negotiated with it.
@@ -35,7 +35,7 @@ import weakref
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from kafka import errors
-from kafka.common import (
+from kafka.simple.common import (
     FailedPayloadsError,
     FetchRequest,
     OffsetAndMessage,
@@ -43,7 +43,7 @@ from kafka.common import (
     OffsetFetchRequest,
     OffsetRequest,
 )
-from kafka.protocol.legacy import _text
+from kafka.simple.protocol import _text
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +149,7 @@ def _stop_at_exit(ref: "weakref.ref[Consumer]") -> None:
 
 
 class Consumer:
-    """Base of the classic consumers; not used directly.
+    """Base of the simple consumers; not used directly.
 
     :param client: a :class:`~kafka.KafkaClient`.
     :param group: the consumer group the offsets are committed for (``str``
@@ -360,7 +360,7 @@ class SimpleConsumer(Consumer):
         beginning); anything else raises the
         :class:`~kafka.errors.OffsetOutOfRangeError`.
 
-    Messages are :class:`~kafka.common.OffsetAndMessage` tuples (``offset``,
+    Messages are :class:`~kafka.simple.common.OffsetAndMessage` tuples (``offset``,
     ``message``; ``message.key`` and ``message.value`` are ``bytes`` or
     ``None``), or ``(partition, OffsetAndMessage)`` pairs after
     :meth:`provide_partition_info`. A consumer is meant for one thread.

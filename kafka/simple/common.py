@@ -1,20 +1,20 @@
-"""The classic (kafka-python 0.9.x) ``kafka.common`` module.
+"""The kafka-python 0.9.x ``kafka.simple.common`` module.
 
-It holds the named tuples that the classic protocol functions
-(:mod:`kafka.protocol.legacy`), ``KafkaClient`` and the classic producers and
+It holds the named tuples that the 0.9 protocol functions
+(:mod:`kafka.simple.protocol`), ``KafkaClient`` and the simple producers and
 consumers pass around, with the 0.9.x field names in the 0.9.x order, and
 re-exports the error classes 0.9.x code imported from here. The error classes
 themselves live in :mod:`kafka.errors`; the names below are the same objects,
-so ``except kafka.common.NotLeaderForPartitionError`` and ``except
+so ``except kafka.simple.common.NotLeaderForPartitionError`` and ``except
 kafka.errors.NotLeaderForPartitionError`` catch the same thing.
 
 Text fields decoded from a broker (topic names, hosts, offset metadata) are
 ``str``; the encoders accept ``str`` or UTF-8 ``bytes`` for them. Message keys
 and values are always ``bytes`` (or ``None``).
 
-``kafka.common.ConnectionError`` is the classic name of
+``kafka.simple.common.ConnectionError`` is the 0.9 name of
 :class:`kafka.errors.KafkaConnectionError`. It is deliberately left out of
-``__all__``, so ``from kafka.common import *`` never hides Python's built-in
+``__all__``, so ``from kafka.simple.common import *`` never hides Python's built-in
 ``ConnectionError``; import it by name if you need it.
 """
 
@@ -63,10 +63,10 @@ from kafka.errors import (
     for_code,
 )
 
-# The classic name. Only this module binds it; see the module docstring.
-ConnectionError = KafkaConnectionError  # noqa: A001  (classic name, shadows the builtin here only)
+# The 0.9 name. Only this module binds it; see the module docstring.
+ConnectionError = KafkaConnectionError  # noqa: A001  (0.9 name, shadows the builtin here only)
 
-# Other names the 0.9.5 reference's index files under kafka.common.
+# Other names the 0.9.5 reference's index files under kafka.simple.common.
 ConsumerCoordinatorNotAvailable = ConsumerCoordinatorNotAvailableCode
 OffsetOutOfRangeException = OffsetOutOfRangeError
 
@@ -208,7 +208,7 @@ class MetadataRequest(NamedTuple):
 class ConsumerMetadataRequest(NamedTuple):
     """Ask which broker coordinates the consumer group ``groups``.
 
-    Despite the classic plural name, one group is looked up per request.
+    Despite the 0.9 plural name, one group is looked up per request.
     """
 
     groups: Any
@@ -329,7 +329,7 @@ class TopicAndPartition(NamedTuple):
 
 
 class Message(NamedTuple):
-    """One message as the classic API sees it.
+    """One message as the 0.9 API sees it.
 
     ``magic`` is the message format (0 for messages built by
     :func:`kafka.protocol.create_message`); the low three bits of
@@ -351,7 +351,7 @@ class OffsetAndMessage(NamedTuple):
 
 
 class KafkaMessage(NamedTuple):
-    """A consumed message with where it came from (classic ``KafkaConsumer``)."""
+    """A consumed message with where it came from (0.9 ``KafkaConsumer``)."""
 
     topic: Any
     partition: int
@@ -361,7 +361,7 @@ class KafkaMessage(NamedTuple):
 
 
 class RetryOptions(NamedTuple):
-    """Retry policy of the classic asynchronous producer."""
+    """Retry policy of the 0.9 asynchronous producer."""
 
     limit: Optional[int]
     backoff_ms: int
@@ -394,11 +394,11 @@ def check_error(response: Any) -> None:
     """Raise the error a response carries, if any.
 
     ``response`` is any object with an ``error`` attribute holding a broker
-    error code (every classic ``*Response`` tuple has one); a code of ``0``
+    error code (every 0.9 ``*Response`` tuple has one); a code of ``0``
     returns quietly. The exception raised is the class registered for the code
     (:class:`UnknownError` subclasses for codes this library does not know),
     with the response as its argument. An exception instance passed in (as
-    the classic client does with failed payloads) is raised as it is.
+    the 0.9 client does with failed payloads) is raised as it is.
     """
     if isinstance(response, BaseException):
         raise response
@@ -410,7 +410,7 @@ def check_error(response: Any) -> None:
         raise error_class(response)
 
 
-#: Errors after which the classic async producer waits and tries again.
+#: Errors after which the 0.9 async producer waits and tries again.
 RETRY_BACKOFF_ERROR_TYPES: Tuple[Type[Exception], ...] = (
     KafkaUnavailableError,
     LeaderNotAvailableError,
@@ -418,7 +418,7 @@ RETRY_BACKOFF_ERROR_TYPES: Tuple[Type[Exception], ...] = (
     FailedPayloadsError,
 )
 
-#: Errors after which the classic async producer refreshes metadata first.
+#: Errors after which the 0.9 async producer refreshes metadata first.
 RETRY_REFRESH_ERROR_TYPES: Tuple[Type[Exception], ...] = (
     NotLeaderForPartitionError,
     UnknownTopicOrPartitionError,
@@ -426,7 +426,7 @@ RETRY_REFRESH_ERROR_TYPES: Tuple[Type[Exception], ...] = (
     KafkaConnectionError,
 )
 
-#: Every error the classic async producer retries.
+#: Every error the 0.9 async producer retries.
 RETRY_ERROR_TYPES: Tuple[Type[Exception], ...] = RETRY_BACKOFF_ERROR_TYPES + RETRY_REFRESH_ERROR_TYPES
 
 # The 0.9.5 module leaked its loop variable ``x`` (the last class of its error

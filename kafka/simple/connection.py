@@ -1,4 +1,4 @@
-"""The classic (kafka-python 0.9.x) ``KafkaConnection`` and ``collect_hosts``.
+"""The kafka-python 0.9.x ``KafkaConnection`` and ``collect_hosts``.
 
 :class:`KafkaConnection` is a plain blocking socket to one broker that moves
 already-encoded frames: :meth:`~KafkaConnection.send` writes the bytes a
@@ -11,7 +11,7 @@ no version negotiation, no correlation and no retries; the modern client
 Every failure of the socket -- refused or lost connection, a peer that closes
 mid-frame, a send or receive that takes longer than ``timeout`` seconds --
 closes the socket and raises :class:`kafka.errors.KafkaConnectionError` (the
-classic ``kafka.common.ConnectionError``). The next :meth:`~KafkaConnection.send`
+0.9 ``kafka.simple.common.ConnectionError``). The next :meth:`~KafkaConnection.send`
 or :meth:`~KafkaConnection.recv` connects again, as in 0.9.x.
 """
 
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
 
 #: Port assumed when a host is given without one.
 DEFAULT_KAFKA_PORT = 9092
-#: Seconds a classic connection waits on its socket unless told otherwise.
+#: Seconds a 0.9 connection waits on its socket unless told otherwise.
 DEFAULT_SOCKET_TIMEOUT_SECONDS = 120
 
 _SIZE = struct.Struct(">i")

@@ -1,34 +1,36 @@
-"""The classic (kafka-python 0.9.x) low-level client API, on the modern engine.
+"""The simple layer's client: the kafka-python 0.9.x low-level API on the engine.
 
-:class:`ClassicClientMixin` gives :class:`kafka.client.KafkaClient` the
-methods 0.9.x code calls -- ``send_produce_request``, ``send_fetch_request``,
+:class:`KafkaClient` (also ``kafka.KafkaClient`` and
+``kafka.client.KafkaClient``) is the engine's
+:class:`~kafka.client.routing.RoutingClient` plus :class:`SimpleClientMixin`,
+which gives it the methods 0.9.x code calls -- ``send_produce_request``, ``send_fetch_request``,
 ``send_offset_request``, ``send_offset_commit_request``,
 ``send_offset_fetch_request``, ``send_metadata_request``,
 ``send_consumer_metadata_request``, ``load_metadata_for_topics``,
 ``ensure_topic_exists`` and friends -- taking and returning the
-:mod:`kafka.common` named tuples. Nothing here opens a socket: every request
+:mod:`kafka.simple.common` named tuples. Nothing here opens a socket: every request
 goes through the engine (:class:`~kafka.client.routing.RoutingClient`), so it
 is sent at the version negotiated with each broker, over the client's shared
 pipelined connections.
 
-How the classic calls behave
-----------------------------
+How the 0.9 calls behave
+------------------------
 
 * Payloads are routed to the leader of their partition: one request per
   leader, all leaders at once, and the responses come back in the order of
   the payloads. Offset commits and fetches go to the group's coordinator.
 * Retriable errors (a moved leader, a leader election, a lost connection,
-  ...) are retried a few times (:attr:`ClassicClientMixin.classic_retries`),
+  ...) are retried a few times (:attr:`SimpleClientMixin.classic_retries`),
   refreshing metadata first when the error says it is stale. What still
   fails afterwards is reported as below.
 * ``fail_on_error=True`` (the default) raises the first failure in payload
-  order: a broker error code as its :mod:`kafka.common` error class (which
+  order: a broker error code as its :mod:`kafka.simple.common` error class (which
   carries ``errno`` and ``message``) with the response tuple as argument, and
   a payload that could not be sent or answered (connection lost, broker
-  down, no answer in time) as :class:`~kafka.common.FailedPayloadsError`,
+  down, no answer in time) as :class:`~kafka.simple.common.FailedPayloadsError`,
   whose ``payload`` is the request tuple that failed.
 * ``fail_on_error=False`` returns these in place: the response tuple with a
-  non-zero ``error``, or the :class:`~kafka.common.FailedPayloadsError`
+  non-zero ``error``, or the :class:`~kafka.simple.common.FailedPayloadsError`
   instance.
 * ``callback(response)`` is applied to each entry, and the list holds what
   it returns.
@@ -39,14 +41,14 @@ How the classic calls behave
 * Before sending, topics the client has no current metadata for are looked
   up with a Metadata request that lets the broker auto-create them, as
   0.9.x did. A topic or partition that does not exist fails at once with
-  :class:`~kafka.common.UnknownTopicOrPartitionError` instead of being
+  :class:`~kafka.simple.common.UnknownTopicOrPartitionError` instead of being
   retried.
 
 Differences from 0.9.x, forced by today's brokers: messages are sent as one
 record batch (format v2) per partition; ``send_offset_fetch_request`` and
 ``send_offset_fetch_request_kafka`` both read the offsets Kafka keeps (no
 broker keeps them in ZooKeeper any more); commits are made outside any group
-generation, as the classic consumers did.
+generation, as the simple consumers did.
 """
 
 from __future__ import annotations
@@ -59,8 +61,9 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set,
 from kafka import errors
 from kafka.client import topic_ids
 from kafka.client.network import DEFAULT_CONFIG
+from kafka.client.routing import RoutingClient
 from kafka.cluster import COORDINATOR_GROUP
-from kafka.common import (
+from kafka.simple.common import (
     BrokerMetadata,
     ConsumerMetadataRequest,
     ConsumerMetadataResponse,
@@ -77,9 +80,9 @@ from kafka.common import (
     TopicMetadata,
     check_error,
 )
-from kafka.conn.legacy import DEFAULT_SOCKET_TIMEOUT_SECONDS, collect_hosts
+from kafka.simple.connection import DEFAULT_SOCKET_TIMEOUT_SECONDS, collect_hosts
 from kafka.protocol.apis import FETCH, FIND_COORDINATOR, LIST_OFFSETS, METADATA, OFFSET_COMMIT, OFFSET_FETCH, PRODUCE
-from kafka.protocol.legacy import FetchedMessages, _produce_records, _text, _text_or_none
+from kafka.simple.protocol import FetchedMessages, _produce_records, _text, _text_or_none
 from kafka.protocol.schema import Api
 from kafka.structs import TopicPartition
 
@@ -88,7 +91,7 @@ log = logging.getLogger(__name__)
 _NOT_GIVEN: Any = object()
 _NO_TOPIC_ID = uuid.UUID(int=0)
 _MAX_INT32 = 0x7FFFFFFF
-#: ``timeout=None`` (no limit) in the classic constructor becomes this request timeout.
+#: ``timeout=None`` (no limit) in the 0.9 constructor becomes this request timeout.
 _UNLIMITED_MS = _MAX_INT32
 _LEADER_NOT_AVAILABLE = errors.LeaderNotAvailableError.errno
 #: Codes that mean "ask the group coordinator again" (load in progress, moved, unavailable).
@@ -100,7 +103,7 @@ Callback = Optional[Callable[[Any], Any]]
 
 
 def _name(topic: Any) -> str:
-    """A topic name as ``str`` (the classic API accepts ``bytes`` too)."""
+    """A topic name as ``str`` (the 0.9 API accepts ``bytes`` too)."""
     return _text(topic)
 
 
@@ -111,7 +114,7 @@ def _address(host: str, port: int) -> str:
 class _TopicKeyDict(dict):
     """A dict keyed by topic name (``str``) that also finds ``bytes`` keys.
 
-    Keys that are :class:`~kafka.common.TopicAndPartition` pairs are
+    Keys that are :class:`~kafka.simple.common.TopicAndPartition` pairs are
     normalised the same way.
     """
 
@@ -133,18 +136,18 @@ class _TopicKeyDict(dict):
         return super().get(self._key(key), default)
 
 
-class ClassicClientMixin:
+class SimpleClientMixin:
     """The kafka-python 0.9.x ``KafkaClient`` methods; see the module documentation.
 
-    Mixed into :class:`kafka.client.KafkaClient` ahead of
-    :class:`~kafka.client.routing.RoutingClient`, whose methods it uses.
+    Mixed into :class:`KafkaClient` ahead of
+    :class:`~kafka.client.routing.RoutingClient`, whose public methods it uses.
 
     The constructor takes both forms::
 
-        KafkaClient("host1:9092,host2:9092", client_id="app", timeout=120)   # classic
+        KafkaClient("host1:9092,host2:9092", client_id="app", timeout=120)   # 0.9
         KafkaClient(bootstrap_servers="host1:9092", request_timeout_ms=30000)  # modern
 
-    Classic form: ``hosts`` is a ``"host:port,host:port"`` string or a list
+    0.9 form: ``hosts`` is a ``"host:port,host:port"`` string or a list
     (shuffled, as 0.9.x did), ``client_id`` defaults to ``'kafka-python'``
     and ``timeout`` (seconds, default 120; ``None`` for no limit) becomes the
     request timeout. ``correlation_id`` is accepted and kept as an attribute;
@@ -153,18 +156,15 @@ class ClassicClientMixin:
     a keyword in either form.
     """
 
-    #: Default client id of the classic constructor form.
+    #: Default client id of the 0.9 constructor form.
     CLIENT_ID = "kafka-python"
-    #: How many times a classic call retries payloads that failed with a
+    #: How many times a 0.9 call retries payloads that failed with a
     #: retriable error (the engine's back-off and metadata refresh apply).
     classic_retries = 3
 
     # Engine attributes this mixin relies on (provided by RoutingClient).
     config: Dict[str, Any]
     cluster: Any
-    _closed: bool
-    _conns: Dict[int, Any]
-    _topics: Set[str]
 
     def __init__(self, hosts: Any = None, client_id: Any = _NOT_GIVEN, timeout: Any = _NOT_GIVEN,
                  correlation_id: int = 0, **configs: Any) -> None:
@@ -204,7 +204,7 @@ class ClassicClientMixin:
         self._reset_at: Dict[str, int] = {}
         super().__init__(**configs)  # type: ignore[call-arg]
 
-    # -- classic attributes -----------------------------------------------------------
+    # -- 0.9 attributes -----------------------------------------------------------
 
     @property
     def client_id(self) -> str:
@@ -299,13 +299,13 @@ class ClassicClientMixin:
 
     def _ensure_open(self) -> None:
         # 0.9.x connections reopened on use after close(); so does this client.
-        if self._closed:
+        if self.closed:  # type: ignore[attr-defined]
             self.reinit()
 
     def _request_metadata(self, names: Sequence[str], timeout_ms: Optional[float] = None) -> Any:
         """Send a Metadata request (auto-creation allowed) to any broker; the raw response.
 
-        Raises :class:`~kafka.common.KafkaUnavailableError` when no broker answers.
+        Raises :class:`~kafka.simple.common.KafkaUnavailableError` when no broker answers.
         """
         def build(version: int) -> Any:
             Topic = METADATA.Request.MetadataRequestTopic
@@ -337,8 +337,8 @@ class ClassicClientMixin:
     def _wait_for_engine_refresh(self, timeout_ms: float) -> None:
         # A refresh already in flight does not name topics tracked after it
         # left; let it land first so it cannot drop what we are about to learn.
-        future = getattr(self, "_metadata_future", None)
-        if future is not None and not future.is_done:
+        future = self.metadata_refresh_in_flight()  # type: ignore[attr-defined]
+        if future is not None:
             try:
                 self.wait_for(future, timeout_ms)  # type: ignore[attr-defined]
             except errors.KafkaError:
@@ -367,11 +367,11 @@ class ClassicClientMixin:
         """Ask any broker for metadata of the topics in ``payloads`` (all topics if empty).
 
         ``payloads`` is a list of topic names (or a
-        :class:`~kafka.common.MetadataRequest`). Returns a
-        :class:`~kafka.common.MetadataResponse` (or ``callback`` of it);
+        :class:`~kafka.simple.common.MetadataRequest`). Returns a
+        :class:`~kafka.simple.common.MetadataResponse` (or ``callback`` of it);
         per-topic errors are in its ``TopicMetadata.error`` fields.
         Brokers that auto-create topics create the ones named.
-        Raises :class:`~kafka.common.KafkaUnavailableError` when no broker
+        Raises :class:`~kafka.simple.common.KafkaUnavailableError` when no broker
         answers. The client's own metadata is not changed (see
         :meth:`load_metadata_for_topics`).
         """
@@ -388,8 +388,8 @@ class ClassicClientMixin:
 
         With ``topics``, only those are refreshed (brokers that auto-create
         topics create them), and an error for one of them is raised:
-        :class:`~kafka.common.UnknownTopicOrPartitionError` when it does not
-        exist, :class:`~kafka.common.LeaderNotAvailableError` while a new
+        :class:`~kafka.simple.common.UnknownTopicOrPartitionError` when it does not
+        exist, :class:`~kafka.simple.common.LeaderNotAvailableError` while a new
         topic is being set up (unless ``ignore_leadernotavailable``). Without
         ``topics`` every topic of the cluster is loaded and topic errors are
         only logged. Partition-level errors are never raised.
@@ -425,9 +425,9 @@ class ClassicClientMixin:
         """Wait up to ``timeout`` seconds until metadata of ``topic`` has partitions.
 
         Brokers that auto-create topics create it. Raises
-        :class:`~kafka.common.UnknownTopicOrPartitionError` at once when the
+        :class:`~kafka.simple.common.UnknownTopicOrPartitionError` at once when the
         broker does not create it, and
-        :class:`~kafka.common.KafkaTimeoutError` when it is not ready in time.
+        :class:`~kafka.simple.common.KafkaTimeoutError` when it is not ready in time.
         """
         name = _name(topic)
         deadline = time.monotonic() + timeout
@@ -441,7 +441,7 @@ class ClassicClientMixin:
             if not self.has_metadata_for_topic(name):
                 time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
 
-    # -- the classic request plumbing -----------------------------------------------------
+    # -- the 0.9 request plumbing -----------------------------------------------------
 
     def _topic_id(self, name: str) -> uuid.UUID:
         return self.cluster.topic_id(name) or _NO_TOPIC_ID
@@ -493,7 +493,7 @@ class ClassicClientMixin:
 
     def _finish(self, payloads: Sequence[Any], outcomes: Sequence[Tuple[Optional[BaseException], Any]],
                 error_response: Callable[[Any, int], Any], fail_on_error: bool, callback: Callback) -> List[Any]:
-        """Turn outcomes into the classic result list (see the module documentation)."""
+        """Turn outcomes into the 0.9 result list (see the module documentation)."""
         responses: List[Any] = []
         stale_topics = []
         broker_failures = False
@@ -555,7 +555,7 @@ class ClassicClientMixin:
 
     def send_produce_request(self, payloads: Any = (), acks: int = 1, timeout: int = 1000,
                              fail_on_error: bool = True, callback: Callback = None) -> List[Any]:
-        """Send :class:`~kafka.common.ProduceRequest` payloads to their partitions' leaders.
+        """Send :class:`~kafka.simple.common.ProduceRequest` payloads to their partitions' leaders.
 
         :param payloads: ``ProduceRequest(topic, partition, messages)`` tuples;
             each partition's messages become one record batch.
@@ -565,7 +565,7 @@ class ClassicClientMixin:
         :param fail_on_error: raise the first failure, or return failures in
             place (see the module documentation).
         :param callback: applied to each response; the list holds its results.
-        :returns: a :class:`~kafka.common.ProduceResponse` per payload, in
+        :returns: a :class:`~kafka.simple.common.ProduceResponse` per payload, in
             payload order (``offset`` is that of the first message written).
             With ``acks=0`` the broker sends nothing back and the list is
             empty (apart from payloads that could not be sent, when
@@ -644,13 +644,12 @@ class ClassicClientMixin:
                     outcomes[i] = (exc, None)
         # Nothing comes back: the request is done once its bytes are on the wire.
         while time.monotonic() < deadline:
-            pending = [n for n, _ in sent if n in self._conns and self._conns[n].wants_write()]
+            pending = [n for n, _ in sent if self.write_pending(n)]  # type: ignore[attr-defined]
             if not pending:
                 break
             self.poll(timeout_ms=min(max((deadline - time.monotonic()) * 1000.0, 0.0), 50.0))  # type: ignore
         for node_id, indexes in sent:
-            conn = self._conns.get(node_id)
-            if conn is None or not conn.connected() or conn.wants_write():
+            if not self.connected(node_id) or self.write_pending(node_id):  # type: ignore[attr-defined]
                 error = self.connection_error(node_id) or errors.KafkaTimeoutError(  # type: ignore[attr-defined]
                     "the request to node %s was not written in time" % node_id)
                 for i in indexes:
@@ -662,13 +661,13 @@ class ClassicClientMixin:
 
     def send_fetch_request(self, payloads: Any = (), fail_on_error: bool = True, callback: Callback = None,
                            max_wait_time: int = 100, min_bytes: int = 4096) -> List[Any]:
-        """Fetch from partitions (:class:`~kafka.common.FetchRequest` payloads) at their leaders.
+        """Fetch from partitions (:class:`~kafka.simple.common.FetchRequest` payloads) at their leaders.
 
         :param payloads: ``FetchRequest(topic, partition, offset, max_bytes)`` tuples.
         :param max_wait_time: how long (ms) a broker may wait for ``min_bytes``.
         :param min_bytes: how much data a broker should gather before answering.
-        :returns: a :class:`~kafka.common.FetchResponse` per payload, in payload
-            order. Its ``messages`` yields :class:`~kafka.common.OffsetAndMessage`
+        :returns: a :class:`~kafka.simple.common.FetchResponse` per payload, in payload
+            order. Its ``messages`` yields :class:`~kafka.simple.common.OffsetAndMessage`
             entries; a batch may start before the offset asked for, so
             skipping lower offsets is up to the caller, as in 0.9.x.
         """
@@ -712,11 +711,11 @@ class ClassicClientMixin:
 
     def send_offset_request(self, payloads: Any = (), fail_on_error: bool = True,
                             callback: Callback = None) -> List[Any]:
-        """Look up offsets by time (:class:`~kafka.common.OffsetRequest` payloads) at the leaders.
+        """Look up offsets by time (:class:`~kafka.simple.common.OffsetRequest` payloads) at the leaders.
 
         ``time`` is ``-1`` for the latest offset (the next one to be
         written), ``-2`` for the earliest, or a timestamp in ms. Returns an
-        :class:`~kafka.common.OffsetResponse` per payload whose ``offsets``
+        :class:`~kafka.simple.common.OffsetResponse` per payload whose ``offsets``
         holds the one offset found (brokers answer one offset per partition
         since Kafka 0.10.1, whatever ``max_offsets`` says).
         """
@@ -814,11 +813,11 @@ class ClassicClientMixin:
 
     def send_offset_commit_request(self, group: Any, payloads: Any = (), fail_on_error: bool = True,
                                    callback: Callback = None) -> List[Any]:
-        """Commit offsets (:class:`~kafka.common.OffsetCommitRequest` payloads) for ``group``.
+        """Commit offsets (:class:`~kafka.simple.common.OffsetCommitRequest` payloads) for ``group``.
 
         Sent to the group's coordinator, outside any group generation (as the
-        classic consumers committed). Returns an
-        :class:`~kafka.common.OffsetCommitResponse` per payload, in payload order.
+        0.9 consumers committed). Returns an
+        :class:`~kafka.simple.common.OffsetCommitResponse` per payload, in payload order.
         """
         group_name = _text(group, "group")
         grouped: Dict[str, List[Any]] = {}
@@ -854,10 +853,10 @@ class ClassicClientMixin:
 
     def send_offset_fetch_request(self, group: Any, payloads: Any = (), fail_on_error: bool = True,
                                   callback: Callback = None) -> List[Any]:
-        """Read ``group``'s committed offsets (:class:`~kafka.common.OffsetFetchRequest` payloads).
+        """Read ``group``'s committed offsets (:class:`~kafka.simple.common.OffsetFetchRequest` payloads).
 
         Sent to the group's coordinator. Returns an
-        :class:`~kafka.common.OffsetFetchResponse` per payload, in payload
+        :class:`~kafka.simple.common.OffsetFetchResponse` per payload, in payload
         order; ``offset`` is -1 where the group committed nothing. (0.9.x
         read ZooKeeper here; brokers now keep offsets themselves, so this is
         the same call as :meth:`send_offset_fetch_request_kafka`.)
@@ -913,11 +912,11 @@ class ClassicClientMixin:
         """Find the coordinator of a consumer group.
 
         ``payloads`` is the group name (``str`` or ``bytes``), a
-        :class:`~kafka.common.ConsumerMetadataRequest` or a one-element list.
-        Returns a :class:`~kafka.common.ConsumerMetadataResponse` (or
+        :class:`~kafka.simple.common.ConsumerMetadataRequest` or a one-element list.
+        Returns a :class:`~kafka.simple.common.ConsumerMetadataResponse` (or
         ``callback`` of it). With ``fail_on_error`` an error code in the
         answer (e.g. the coordinator is not available yet) is raised.
-        Raises :class:`~kafka.common.KafkaUnavailableError` when no broker answers.
+        Raises :class:`~kafka.simple.common.KafkaUnavailableError` when no broker answers.
         """
         group = payloads
         if isinstance(group, ConsumerMetadataRequest):
@@ -958,7 +957,7 @@ class ClassicClientMixin:
         twin = type(self)(**self._engine_config())
         twin.hosts = list(self.hosts)
         twin.correlation_id = self.correlation_id
-        for topic in sorted(self._topics):
+        for topic in sorted(self.tracked_topics()):  # type: ignore[attr-defined]
             twin.add_topic(topic)
         return twin
 
@@ -968,16 +967,23 @@ class ClassicClientMixin:
         After :meth:`close` this brings the client back to life (metadata is
         fetched again).
         """
-        if self._closed:
-            topics = sorted(self._topics)
+        if self.closed:  # type: ignore[attr-defined]
+            topics = sorted(self.tracked_topics())  # type: ignore[attr-defined]
             super().__init__(**self._engine_config())  # type: ignore[call-arg]
             self._reset_all_at = -1
             self._reset_at = {}
             for topic in topics:
                 self.add_topic(topic)  # type: ignore[attr-defined]
             return
-        for node_id in list(self._conns):
+        for node_id in self.connected_nodes():  # type: ignore[attr-defined]
             self.close(node_id)  # type: ignore[attr-defined]
 
 
-__all__ = ["ClassicClientMixin"]
+class KafkaClient(SimpleClientMixin, RoutingClient):
+    """A client for one Kafka cluster with the 0.9.x API; see the module documentation."""
+
+
+#: The mixin's earlier name (``kafka.client.classic.ClassicClientMixin``).
+ClassicClientMixin = SimpleClientMixin
+
+__all__ = ["KafkaClient", "SimpleClientMixin", "ClassicClientMixin"]

@@ -1,14 +1,17 @@
-"""The API of kafka-python 0.9's ``KafkaConsumer``, on the modern consumer.
+"""The API of kafka-python 0.9's ``KafkaConsumer``, on the engine's consumer.
 
-:class:`FirstApiMixin` gives :class:`~kafka.KafkaConsumer` the methods code
-written for the first ``KafkaConsumer`` calls:
+:class:`FirstApiMixin` gives :class:`~kafka.KafkaConsumer` (defined in
+:mod:`kafka.simple.consumer` over
+:class:`~kafka.consumer.kafka.ModernKafkaConsumer`) the 0.9 option names
+(:data:`OLD_OPTION_NAMES`, translated by its constructor) and the methods
+code written for the first ``KafkaConsumer`` calls:
 
 * :meth:`~FirstApiMixin.set_topic_partitions` -- what to read, in every
   form 0.9 accepted (topics, ``(topic, partition)``, ``(topic, partition,
   offset)``, and dicts of those); partitions are then *assigned* (no group
   rebalancing, as in 0.9), and the group, if any, only keeps offsets;
 * :meth:`~FirstApiMixin.fetch_messages` -- one round of fetching, as a
-  generator of :class:`~kafka.common.KafkaMessage`;
+  generator of :class:`~kafka.simple.common.KafkaMessage`;
 * :meth:`~FirstApiMixin.next` -- the next message, raising
   :class:`~kafka.errors.ConsumerTimeout` after ``consumer_timeout_ms``;
 * :meth:`~FirstApiMixin.task_done` and ``commit()`` -- only messages marked
@@ -25,6 +28,9 @@ when there was nothing new to commit), and auto-commit (``enable_auto_commit``
 and, when set, every ``auto_commit_interval_messages`` messages marked done.
 Messages not marked done are never committed. Before that the modern
 semantics apply (the positions are committed).
+
+Everything here goes through the public methods of
+:class:`~kafka.consumer.kafka.ModernKafkaConsumer`.
 """
 
 from __future__ import annotations
@@ -34,11 +40,23 @@ import time
 from typing import Any, Dict, Iterator, List, Optional
 
 from kafka import errors
-from kafka.common import KafkaMessage, OffsetRequest
+from kafka.simple.common import KafkaMessage
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
 
 log = logging.getLogger(__name__)
+
+#: Option names of kafka-python 0.9's KafkaConsumer, and what they became.
+OLD_OPTION_NAMES = {
+    "auto_commit_enable": "enable_auto_commit",
+    "fetch_message_max_bytes": "max_partition_fetch_bytes",
+    "fetch_wait_max_ms": "fetch_max_wait_ms",
+    "socket_timeout_ms": "request_timeout_ms",
+    "refresh_leader_backoff_ms": "retry_backoff_ms",
+    "deserializer_class": "value_deserializer",
+}
+#: 0.9 options that still have a meaning but no modern counterpart (kept by FirstApiMixin).
+OLD_ONLY_OPTIONS = {"auto_commit_interval_messages": None}
 
 #: The keys of :meth:`FirstApiMixin.offsets`.
 OFFSET_GROUPS = ("fetch", "commit", "highwater", "task_done")
@@ -56,6 +74,20 @@ class _FirstApiState:
         self.commit: Dict[TopicPartition, Optional[int]] = {}
         self.messages_since_commit = 0
         self.last_commit = time.monotonic()
+
+
+def translate_options(configs: Dict[str, Any]) -> Dict[str, Any]:
+    """``configs`` with the 0.9 option names and values turned into modern ones."""
+    out = {}
+    for key, value in configs.items():
+        if key in OLD_ONLY_OPTIONS:
+            continue
+        out[OLD_OPTION_NAMES.get(key, key)] = value
+    if "socket_timeout_ms" in configs and "request_timeout_ms" not in configs:
+        out["request_timeout_ms"] = max(configs["socket_timeout_ms"], 1000)
+    if out.get("consumer_timeout_ms") is not None and out["consumer_timeout_ms"] < 0:
+        out["consumer_timeout_ms"] = float("inf")  # 0.9's -1: no timeout
+    return out
 
 
 def _topic_name(topic: Any) -> str:
@@ -87,11 +119,12 @@ def _offset_value(value: Any) -> int:
 class FirstApiMixin:
     """kafka-python 0.9 ``KafkaConsumer`` methods; see the module documentation."""
 
-    # Provided by KafkaConsumer.
+    # Provided by ModernKafkaConsumer.
     config: Dict[str, Any]
-    _client: Any
-    _coordinator: Any
-    _subscription: Any
+
+    def __init__(self, *topics: str, **configs: Any) -> None:
+        self._keep_old_options(configs)
+        super().__init__(*topics, **translate_options(configs))  # type: ignore[call-arg]
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -108,8 +141,7 @@ class FirstApiMixin:
             state.last_commit = time.monotonic()
             # Auto-commit now commits what was marked done, from task_done(); the
             # group coordinator must not commit the positions behind our back.
-            if self._coordinator is not None:
-                self._coordinator.config["enable_auto_commit"] = False
+            self.set_position_auto_commit(False)  # type: ignore[attr-defined]
         return state
 
     def _keep_old_options(self, configs: Dict[str, Any]) -> None:
@@ -146,7 +178,8 @@ class FirstApiMixin:
         know and :class:`~kafka.errors.UnknownTopicOrPartitionError` for a
         partition the topic does not have.
         """
-        self._check_open()  # type: ignore[attr-defined]
+        if self.closed:  # type: ignore[attr-defined]
+            raise errors.IllegalStateError("the consumer is closed")
         wanted: Dict[TopicPartition, Optional[int]] = {}
         whole_topics: List[str] = []
 
@@ -172,28 +205,22 @@ class FirstApiMixin:
                 raise errors.KafkaConfigurationError("set_topic_partitions: unknown topic form %r" % (arg,))
 
         names = sorted({tp.topic for tp in wanted} | set(whole_topics))
-        if names:
-            self._client.ensure_topics(names, timeout_ms=self.config["request_timeout_ms"])
-        cluster = self._client.cluster
+        partitions = {name: self.partitions_for_topic(name) or set() for name in names}  # type: ignore[attr-defined]
         for name in whole_topics:
-            for partition in sorted(cluster.partitions_for_topic(name) or ()):
+            for partition in sorted(partitions[name]):
                 wanted.setdefault(TopicPartition(name, partition), None)
         for tp in wanted:
-            known = cluster.partitions_for_topic(tp.topic)
-            if not known or tp.partition not in known:
+            if tp.partition not in partitions[tp.topic]:
                 raise errors.UnknownTopicOrPartitionError("%s-%d does not exist" % tp)
 
-        if self._subscription.subscribed:
-            self.unsubscribe()  # type: ignore[attr-defined]
+        self.unsubscribe()  # type: ignore[attr-defined]
         state = self._activate_first_api()
         self.assign(list(wanted))  # type: ignore[attr-defined]
         state.task_done = {tp: None for tp in wanted}
         state.commit = {tp: None for tp in wanted}
         state.messages_since_commit = 0
-        if self._coordinator is not None and wanted:
-            found = self._coordinator.fetch_committed_offsets(list(wanted), self.config["request_timeout_ms"])
-            for tp, committed in found.items():
-                state.commit[tp] = None if committed is None else committed.offset
+        if self.config["group_id"] is not None and wanted:
+            state.commit.update(self.committed_offsets(list(wanted)))  # type: ignore[attr-defined]
         for tp, offset in wanted.items():
             if offset is not None:
                 self.seek(tp, offset)  # type: ignore[attr-defined]
@@ -208,7 +235,7 @@ class FirstApiMixin:
     def fetch_messages(self) -> Iterator[KafkaMessage]:
         """One round of fetching for every assigned partition, as a generator.
 
-        Yields :class:`~kafka.common.KafkaMessage` (``topic``, ``partition``,
+        Yields :class:`~kafka.simple.common.KafkaMessage` (``topic``, ``partition``,
         ``offset``, ``key``, ``value``; the value passed through
         ``deserializer_class`` / ``value_deserializer``). Waits up to
         ``fetch_wait_max_ms`` for data; ends when the round's records are
@@ -242,7 +269,7 @@ class FirstApiMixin:
         """
         state = self._activate_first_api()
         tp = TopicPartition(_topic_name(message.topic), message.partition)
-        if not self._subscription.is_assigned(tp):
+        if tp not in self.assignment():  # type: ignore[attr-defined]
             log.warning("task_done: %s-%d is not assigned to this consumer", *tp)
             return False
         offset = message.offset
@@ -260,7 +287,7 @@ class FirstApiMixin:
         return True
 
     def _should_auto_commit(self, state: _FirstApiState) -> bool:
-        if not self.config["enable_auto_commit"] or self._coordinator is None:
+        if not self.config["enable_auto_commit"] or self.config["group_id"] is None:
             return False
         every = self.auto_commit_interval_messages
         if every and state.messages_since_commit >= every:
@@ -270,12 +297,13 @@ class FirstApiMixin:
 
     def _commit_task_done(self, timeout_ms: Optional[float]) -> bool:
         """``commit()`` under the 0.9 semantics: commit what was marked done."""
-        if self._coordinator is None:
+        if self.config["group_id"] is None:
             raise errors.KafkaConfigurationError("committing offsets needs a consumer group (group_id)")
         state = self._first_api()
+        assigned = self.assignment()  # type: ignore[attr-defined]
         offsets = {}
         for tp, done in state.task_done.items():
-            if done is None or not self._subscription.is_assigned(tp):
+            if done is None or tp not in assigned:
                 continue
             if done + 1 != state.commit.get(tp):
                 offsets[tp] = done + 1
@@ -285,9 +313,21 @@ class FirstApiMixin:
             log.debug("no new offsets to commit for group %s", self.config["group_id"])
             return False
         log.debug("committing %s for group %s", offsets, self.config["group_id"])
-        self.commit(offsets, timeout_ms)  # type: ignore[attr-defined]
+        super().commit(offsets, timeout_ms)  # type: ignore[misc]
         state.commit.update(offsets)
         return True
+
+    def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
+               timeout_ms: Optional[float] = None) -> Optional[bool]:
+        """Commit ``offsets`` (default: the current positions) and wait.
+
+        After ``task_done()`` or ``set_topic_partitions()`` (the 0.9 API),
+        ``commit()`` without offsets commits what was marked done instead and
+        returns whether there was anything to commit (see the module documentation).
+        """
+        if offsets is None and self._first_api_active():
+            return self._commit_task_done(timeout_ms)
+        return super().commit(offsets, timeout_ms)  # type: ignore[misc,no-any-return]
 
     # -- looking offsets up -----------------------------------------------------------------------
 
@@ -304,12 +344,12 @@ class FirstApiMixin:
             return {name: self.offsets(name) for name in OFFSET_GROUPS}
         if group not in OFFSET_GROUPS:
             raise errors.IllegalArgumentError("offsets group must be one of %s, not %r" % (OFFSET_GROUPS, group))
-        assigned = sorted(self._subscription.assigned_partitions())
+        assigned = sorted(self.assignment())  # type: ignore[attr-defined]
         state = self._first_api()
         if group == "fetch":
-            return {tp: self._subscription.state(tp).position for tp in assigned}
+            return {tp: self.known_position(tp) for tp in assigned}  # type: ignore[attr-defined]
         if group == "highwater":
-            return {tp: self._subscription.state(tp).highwater for tp in assigned}
+            return {tp: self.highwater(tp) for tp in assigned}  # type: ignore[attr-defined]
         source = state.commit if group == "commit" else state.task_done
         return {tp: source.get(tp) for tp in assigned}
 
@@ -320,11 +360,18 @@ class FirstApiMixin:
         ``request_time_ms`` is a timestamp (ms), ``-1`` for the latest offset
         (the next to be written) or ``-2`` for the earliest. Brokers since
         Kafka 0.10.1 answer a single offset whatever ``max_num_offsets`` says.
-        Raises the broker's error (a :mod:`kafka.errors` class).
+        Raises the broker's error (a :mod:`kafka.errors` class). With
+        ``isolation_level='read_committed'``, ``-1`` gives the last stable offset.
         """
-        request = OffsetRequest(_topic_name(topic), _partition_number(partition), request_time_ms, max_num_offsets)
-        [response] = self._client.send_offset_request([request])
-        return list(response.offsets)
+        tp = TopicPartition(_topic_name(topic), _partition_number(partition))
+        if tp.partition not in (self.partitions_for_topic(tp.topic) or ()):  # type: ignore[attr-defined]
+            raise errors.UnknownTopicOrPartitionError("%s-%d does not exist" % tp)
+        if request_time_ms == -1:
+            return [self.end_offsets([tp])[tp]]  # type: ignore[attr-defined]
+        if request_time_ms == -2:
+            return [self.beginning_offsets([tp])[tp]]  # type: ignore[attr-defined]
+        found = self.offsets_for_times({tp: request_time_ms})[tp]  # type: ignore[attr-defined]
+        return [] if found is None else [found.offset]
 
     # -- configuration ----------------------------------------------------------------------------
 
@@ -335,7 +382,7 @@ class FirstApiMixin:
         (leaving the group, committing nothing) and nothing is assigned
         until :meth:`set_topic_partitions` or ``subscribe()`` is called.
         """
-        translated = self._translate(configs)  # type: ignore[attr-defined]
+        translated = translate_options(configs)
         merged = dict(self.config)
         merged.update(translated)
         merged["auto_commit_interval_messages"] = configs.get("auto_commit_interval_messages",
@@ -350,4 +397,4 @@ class FirstApiMixin:
         type(self).__init__(self, **merged)  # type: ignore[misc]
 
 
-__all__ = ["FirstApiMixin", "OFFSET_GROUPS"]
+__all__ = ["FirstApiMixin", "OFFSET_GROUPS", "OLD_OPTION_NAMES", "OLD_ONLY_OPTIONS", "translate_options"]

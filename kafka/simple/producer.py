@@ -1,8 +1,8 @@
-"""The base of the classic (kafka-python 0.9.x) producers.
+"""The base of the kafka-python 0.9.x producers.
 
 :class:`Producer` holds what :class:`~kafka.SimpleProducer` and
 :class:`~kafka.KeyedProducer` share: validating messages, turning them into
-a :class:`~kafka.common.ProduceRequest` (one message set per partition, built
+a :class:`~kafka.simple.common.ProduceRequest` (one message set per partition, built
 with :func:`~kafka.protocol.create_message_set` and the producer's codec),
 and sending it with :meth:`kafka.KafkaClient.send_produce_request`, which
 routes it to the partition's leader at the Produce version negotiated with
@@ -12,10 +12,10 @@ Two modes
 ---------
 
 *Synchronous* (the default): :meth:`Producer.send_messages` sends at once
-and returns the list of :class:`~kafka.common.ProduceResponse` (the
+and returns the list of :class:`~kafka.simple.common.ProduceResponse` (the
 ``offset`` of each is that of the first message written). Failures are
 raised, or with ``sync_fail_on_error=False`` returned in the list (a response
-with a non-zero ``error``, or a :class:`~kafka.common.FailedPayloadsError`
+with a non-zero ``error``, or a :class:`~kafka.simple.common.FailedPayloadsError`
 for a request that got no answer).
 
 *Asynchronous* (``async_send=True``; the 0.9.x keyword ``async`` is
@@ -44,7 +44,7 @@ import weakref
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from kafka import errors
-from kafka.common import (
+from kafka.simple.common import (
     RETRY_ERROR_TYPES,
     FailedPayloadsError,
     ProduceRequest,
@@ -52,7 +52,7 @@ from kafka.common import (
     RetryOptions,
     TopicAndPartition,
 )
-from kafka.protocol.legacy import ALL_CODECS, CODEC_NONE, _text, create_message_set
+from kafka.simple.protocol import ALL_CODECS, CODEC_NONE, _text, create_message_set
 from kafka.record import codecs as _codecs
 from kafka.topic_names import check_partition_number, check_topic_name
 
@@ -314,7 +314,7 @@ def _stop_at_exit(ref: "weakref.ref[Producer]") -> None:
 
 
 class Producer:
-    """Base class of the classic producers; see the module documentation.
+    """Base class of the simple producers; see the module documentation.
 
     :param client: the :class:`~kafka.KafkaClient` to send with. In
         asynchronous mode the background thread uses ``client.copy()``.
@@ -345,7 +345,7 @@ class Producer:
         queue (default 0: no limit).
     :param async_queue_put_timeout: when the queue is full, wait this many
         seconds for room (default 0: fail at once) before raising
-        :class:`~kafka.common.AsyncProducerQueueFull`.
+        :class:`~kafka.simple.common.AsyncProducerQueueFull`.
     :param async_log_messages_on_error: log the messages of dropped or
         retried requests (default), or only their ``hash()``.
     :param async_stop_timeout: seconds :meth:`stop` keeps trying to send what
@@ -453,7 +453,7 @@ class Producer:
         """Send the payloads ``msg`` (``bytes``) to ``partition`` of ``topic``, without key.
 
         Synchronous mode returns the list of
-        :class:`~kafka.common.ProduceResponse` (one for the request;
+        :class:`~kafka.simple.common.ProduceResponse` (one for the request;
         ``offset`` is that of the first message); asynchronous mode queues
         the messages and returns ``[]``. Payloads must be ``bytes``: encode
         text first (``text.encode('utf-8')``); anything else raises

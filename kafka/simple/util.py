@@ -1,4 +1,4 @@
-"""The classic (kafka-python 0.9.x) ``kafka.util`` helpers.
+"""The kafka-python 0.9.x ``kafka.simple.util`` helpers.
 
 Byte-level readers and writers for the Kafka wire format's length-prefixed
 strings, a CRC-32 helper, grouping of request payloads by topic and partition,
@@ -114,7 +114,7 @@ def group_by_topic_and_partition(tuples: Iterable[Any]) -> Dict[Any, Dict[int, A
     """Arrange payloads by topic, then partition: ``{topic: {partition: payload}}``.
 
     Each payload is any object with ``topic`` and ``partition`` attributes
-    (the classic request tuples). Two payloads for the same partition raise
+    (the 0.9 request tuples). Two payloads for the same partition raise
     :class:`~kafka.errors.IllegalArgumentError`, since a request may name a
     partition only once.
     """

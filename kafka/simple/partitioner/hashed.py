@@ -4,7 +4,7 @@
   client's default partitioner (and librdkafka's ``murmur2_random``) do, so
   a key goes to the same partition whichever of these clients wrote it. Use
   it when other clients, or other processes, must agree on where a key lives.
-* :class:`LegacyPartitioner` -- the classic default, also known as
+* :class:`LegacyPartitioner` -- the 0.9 default, also known as
   :data:`HashedPartitioner` -- uses Python's built-in :func:`hash`. Python 3
   salts the hash of ``bytes`` and ``str`` per process (see
   ``PYTHONHASHSEED``), so two processes generally send the same key to
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Sequence
 
-from kafka.partitioner.base import Partitioner
+from kafka.simple.partitioner.base import Partitioner
 from kafka.producer.partitioner import murmur2 as _java_murmur2
 
 
@@ -70,7 +70,7 @@ class LegacyPartitioner(Partitioner):
         return choices[hash(key) % len(choices)]
 
 
-#: The classic name of the default partitioner of :class:`~kafka.KeyedProducer`.
+#: The 0.9 name of the default partitioner of :class:`~kafka.KeyedProducer`.
 #: As in kafka-python 0.9.5 it is :class:`LegacyPartitioner` (Python's
 #: ``hash()``); pass ``partitioner=Murmur2Partitioner`` for a placement that
 #: is stable across processes and matches the Java client.

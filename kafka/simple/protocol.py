@@ -1,6 +1,6 @@
-"""The classic (kafka-python 0.9.x) ``KafkaProtocol`` encoders and decoders.
+"""The kafka-python 0.9.x ``KafkaProtocol`` encoders and decoders.
 
-This module keeps the 0.9.x call signatures and the :mod:`kafka.common` named
+This module keeps the 0.9.x call signatures and the :mod:`kafka.simple.common` named
 tuples, but speaks protocol versions that today's brokers accept. Kafka 4.0
 removed the versions kafka-python 0.9 sent (Produce below v3, Fetch below v4,
 ListOffsets v0, OffsetCommit below v2, OffsetFetch v0, and message formats v0
@@ -10,7 +10,7 @@ version the client sends to any broker, the API's ``min_send`` floor
 (:data:`DEFAULT_VERSIONS`):
 
 ====================  ===============  =======
-classic call          API              default
+0.9 call              API              default
 ====================  ===============  =======
 produce               Produce          v3
 fetch                 Fetch            v4
@@ -34,7 +34,7 @@ Framing:
   request header (v1, or v2 for flexible versions) with the given client id
   and correlation id, then the body.
 * ``decode_*`` take the response frame **without** its 4-byte size prefix,
-  exactly what the classic ``KafkaConnection.recv`` returned: the 4-byte
+  exactly what the 0.9 ``KafkaConnection.recv`` returned: the 4-byte
   correlation id (not checked), the header's tagged fields when the version
   is flexible, then the body. They must be told the ``version`` the request
   was sent with (the default matches the encoder's default). Fewer than four
@@ -42,7 +42,7 @@ Framing:
   otherwise malformed raises :class:`~kafka.errors.ProtocolError`. Bytes after
   the last field are ignored, as Kafka's own clients do.
 
-Messages: the produce path turns the classic :class:`~kafka.common.Message`
+Messages: the produce path turns the 0.9 :class:`~kafka.simple.common.Message`
 objects into one record batch of format v2 per partition (Produce v3 and
 later carry exactly one batch per partition). Keys and values are kept;
 messages built by :func:`create_gzip_message`, :func:`create_snappy_message`
@@ -50,7 +50,7 @@ and :func:`create_message_set` are unpacked and their inner messages become
 the batch's records, compressed with the wrapper's codec. Fetch responses are
 read in whatever format the broker returns (v0/v1 message sets or v2 batches),
 and compressed wrappers are expanded, so ``FetchResponse.messages`` yields
-one :class:`~kafka.common.OffsetAndMessage` per record.
+one :class:`~kafka.simple.common.OffsetAndMessage` per record.
 
 Text fields in decoded tuples (topic names, hosts, offset metadata) are
 ``str``; the encoders accept ``str`` or UTF-8 ``bytes``.
@@ -61,9 +61,9 @@ from __future__ import annotations
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from kafka import codec as _codec_fns
+from kafka.simple import codec as _codec_fns
 from kafka import errors
-from kafka.common import (
+from kafka.simple.common import (
     BrokerMetadata,
     ConsumerMetadataRequest,
     ConsumerMetadataResponse,
@@ -130,14 +130,14 @@ CODEC_ZSTD = _codecs.ZSTD
 #: Every codec a producer may ask for.
 ALL_CODECS = (CODEC_NONE, CODEC_GZIP, CODEC_SNAPPY, CODEC_LZ4, CODEC_ZSTD)
 
-#: The version each classic call uses when none is given (see the module docs).
+#: The version each 0.9 call uses when none is given (see the module docs).
 DEFAULT_VERSIONS: Dict[str, int] = {
     api.name: api.min_send
     for api in (PRODUCE, FETCH, LIST_OFFSETS, METADATA, OFFSET_COMMIT, OFFSET_FETCH, FIND_COORDINATOR)
 }
 
 # The last version of each API whose messages still name topics by name (the
-# classic tuples have no topic ids).
+# 0.9 tuples have no topic ids).
 _HIGHEST: Dict[int, int] = {
     PRODUCE.key: 12,
     FETCH.key: 12,
@@ -189,7 +189,7 @@ def _version(api: Api, version: Optional[int]) -> int:
     highest = _HIGHEST[api.key]
     if not api.min_version <= version <= highest:
         raise UnsupportedVersionError(
-            "%s v%d cannot be expressed with the classic API (it supports v%d-%d)"
+            "%s v%d cannot be expressed with the 0.9 API (it supports v%d-%d)"
             % (api.name, version, api.min_version, highest))
     return version
 
@@ -314,7 +314,7 @@ def create_zstd_message(payloads: Iterable[Any], key: Optional[bytes] = None,
 
 def create_message_set(messages: Iterable[Any], codec: int = CODEC_NONE, key: Optional[bytes] = None,
                        compresslevel: Optional[int] = None) -> List[Message]:
-    """The list of messages to put in a :class:`~kafka.common.ProduceRequest`.
+    """The list of messages to put in a :class:`~kafka.simple.common.ProduceRequest`.
 
     ``messages`` holds payloads, or ``(payload, key)`` pairs; a bare payload
     gets ``key``. With ``CODEC_NONE`` the result is one message per entry;
@@ -410,7 +410,7 @@ def _iter_messages(data: bytes) -> Iterator[OffsetAndMessage]:
 class FetchedMessages:
     """The messages of one partition in a fetch response, decoded lazily.
 
-    Iterating yields an :class:`~kafka.common.OffsetAndMessage` per record,
+    Iterating yields an :class:`~kafka.simple.common.OffsetAndMessage` per record,
     whatever the message format (compressed wrappers and v2 batches are
     expanded; transaction control records are skipped); it may be iterated
     more than once. Checksums are verified
@@ -442,7 +442,7 @@ class FetchedMessages:
 
 
 class KafkaProtocol:
-    """The classic request encoders and response decoders (class methods only).
+    """The 0.9 request encoders and response decoders (class methods only).
 
     See the module documentation for the versions used, the framing the
     methods produce and accept, and how messages are converted.
@@ -498,7 +498,7 @@ class KafkaProtocol:
     def encode_produce_request(cls, client_id: Optional[Text], correlation_id: int, payloads: Payloads = None,
                                acks: int = 1, timeout: int = 1000, *, version: Optional[int] = None,
                                time_out: Optional[int] = None) -> bytes:
-        """Encode a Produce request for some :class:`~kafka.common.ProduceRequest` payloads.
+        """Encode a Produce request for some :class:`~kafka.simple.common.ProduceRequest` payloads.
 
         :param client_id: the client id for the request header.
         :param correlation_id: echoed back in the response.
@@ -526,7 +526,7 @@ class KafkaProtocol:
 
     @classmethod
     def decode_produce_response(cls, data: bytes, *, version: Optional[int] = None) -> List[ProduceResponse]:
-        """Decode a Produce response into a list of :class:`~kafka.common.ProduceResponse`.
+        """Decode a Produce response into a list of :class:`~kafka.simple.common.ProduceResponse`.
 
         ``offset`` is the offset given to the first message of the partition.
         """
@@ -544,7 +544,7 @@ class KafkaProtocol:
     def encode_fetch_request(cls, client_id: Optional[Text], correlation_id: int, payloads: Payloads = None,
                              max_wait_time: int = 100, min_bytes: int = 4096, *,
                              version: Optional[int] = None) -> bytes:
-        """Encode a Fetch request for some :class:`~kafka.common.FetchRequest` payloads.
+        """Encode a Fetch request for some :class:`~kafka.simple.common.FetchRequest` payloads.
 
         :param payloads: ``FetchRequest(topic, partition, offset, max_bytes)`` tuples.
         :param max_wait_time: how long (ms) the broker may wait for ``min_bytes``.
@@ -568,7 +568,7 @@ class KafkaProtocol:
 
     @classmethod
     def decode_fetch_response(cls, data: bytes, *, version: Optional[int] = None) -> List[FetchResponse]:
-        """Decode a Fetch response into a list of :class:`~kafka.common.FetchResponse`.
+        """Decode a Fetch response into a list of :class:`~kafka.simple.common.FetchResponse`.
 
         Each ``messages`` is a :class:`FetchedMessages`. An error for the whole
         request (Fetch v7 and later) is raised as its exception class.
@@ -588,7 +588,7 @@ class KafkaProtocol:
     @classmethod
     def encode_offset_request(cls, client_id: Optional[Text], correlation_id: int, payloads: Payloads = None,
                               *, version: Optional[int] = None) -> bytes:
-        """Encode a ListOffsets request for some :class:`~kafka.common.OffsetRequest` payloads.
+        """Encode a ListOffsets request for some :class:`~kafka.simple.common.OffsetRequest` payloads.
 
         ``time`` is ``-1`` for the latest offset, ``-2`` for the earliest, or a
         timestamp in ms. ``max_offsets`` is only sent with ``version=0``; from
@@ -612,7 +612,7 @@ class KafkaProtocol:
 
     @classmethod
     def decode_offset_response(cls, data: bytes, *, version: Optional[int] = None) -> List[OffsetResponse]:
-        """Decode a ListOffsets response into a list of :class:`~kafka.common.OffsetResponse`.
+        """Decode a ListOffsets response into a list of :class:`~kafka.simple.common.OffsetResponse`.
 
         ``offsets`` is a tuple: v0's list as sent, and from v1 on the one
         offset found (empty on an error or when no offset matched).
@@ -640,7 +640,7 @@ class KafkaProtocol:
 
         :param topics: topic names; ``None`` or empty asks for every topic.
         :param payloads: another way to pass the names (0.9.x used both); a
-            :class:`~kafka.common.MetadataRequest` is accepted too.
+            :class:`~kafka.simple.common.MetadataRequest` is accepted too.
         :param version: Metadata version, v0 when ``None``.
         """
         names = topics if payloads is None else payloads
@@ -662,7 +662,7 @@ class KafkaProtocol:
 
     @classmethod
     def decode_metadata_response(cls, data: bytes, *, version: Optional[int] = None) -> MetadataResponse:
-        """Decode a Metadata response into a :class:`~kafka.common.MetadataResponse`.
+        """Decode a Metadata response into a :class:`~kafka.simple.common.MetadataResponse`.
 
         Replicas and in-sync replicas are tuples of node ids. A request-level
         error (Metadata v13) is raised as its exception class.
@@ -689,7 +689,7 @@ class KafkaProtocol:
         """Encode a request for the coordinator of one consumer group.
 
         :param payloads: the group name (``str`` or ``bytes``), a
-            :class:`~kafka.common.ConsumerMetadataRequest`, or a one-element list.
+            :class:`~kafka.simple.common.ConsumerMetadataRequest`, or a one-element list.
         :param version: FindCoordinator version, v0 when ``None``.
         """
         group = payloads
@@ -710,7 +710,7 @@ class KafkaProtocol:
     @classmethod
     def decode_consumer_metadata_response(cls, data: bytes, *,
                                           version: Optional[int] = None) -> ConsumerMetadataResponse:
-        """Decode a FindCoordinator response into a :class:`~kafka.common.ConsumerMetadataResponse`."""
+        """Decode a FindCoordinator response into a :class:`~kafka.simple.common.ConsumerMetadataResponse`."""
         v = _version(FIND_COORDINATOR, version)
         response = _decode(FIND_COORDINATOR, data, v)
         if v >= 4:
@@ -725,7 +725,7 @@ class KafkaProtocol:
     @classmethod
     def encode_offset_commit_request(cls, client_id: Optional[Text], correlation_id: int, group: Text,
                                      payloads: Payloads, *, version: Optional[int] = None) -> bytes:
-        """Encode an OffsetCommit request for some :class:`~kafka.common.OffsetCommitRequest` payloads.
+        """Encode an OffsetCommit request for some :class:`~kafka.simple.common.OffsetCommitRequest` payloads.
 
         :param group: the consumer group committing.
         :param payloads: ``OffsetCommitRequest(topic, partition, offset, metadata)`` tuples.
@@ -751,7 +751,7 @@ class KafkaProtocol:
     @classmethod
     def decode_offset_commit_response(cls, data: bytes, *,
                                       version: Optional[int] = None) -> List[OffsetCommitResponse]:
-        """Decode an OffsetCommit response into a list of :class:`~kafka.common.OffsetCommitResponse`."""
+        """Decode an OffsetCommit response into a list of :class:`~kafka.simple.common.OffsetCommitResponse`."""
         v = _version(OFFSET_COMMIT, version)
         response = _decode(OFFSET_COMMIT, data, v)
         return [
@@ -766,7 +766,7 @@ class KafkaProtocol:
     def encode_offset_fetch_request(cls, client_id: Optional[Text], correlation_id: int, group: Text,
                                     payloads: Payloads, from_kafka: bool = False, *,
                                     version: Optional[int] = None) -> bytes:
-        """Encode an OffsetFetch request for some :class:`~kafka.common.OffsetFetchRequest` payloads.
+        """Encode an OffsetFetch request for some :class:`~kafka.simple.common.OffsetFetchRequest` payloads.
 
         :param group: the consumer group whose offsets to read.
         :param payloads: ``OffsetFetchRequest(topic, partition)`` tuples.
@@ -795,7 +795,7 @@ class KafkaProtocol:
     @classmethod
     def decode_offset_fetch_response(cls, data: bytes, *,
                                      version: Optional[int] = None) -> List[OffsetFetchResponse]:
-        """Decode an OffsetFetch response into a list of :class:`~kafka.common.OffsetFetchResponse`.
+        """Decode an OffsetFetch response into a list of :class:`~kafka.simple.common.OffsetFetchResponse`.
 
         ``offset`` is -1 where the group has committed nothing. From v2 on a
         broker reports group-level errors once for the whole response: such an

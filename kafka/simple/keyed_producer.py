@@ -1,14 +1,14 @@
-"""KeyedProducer: the classic producer that places messages by key."""
+"""KeyedProducer: the simple producer that places messages by key."""
 
 from __future__ import annotations
 
 import warnings
 from typing import Any, Dict, List, Optional
 
-from kafka.legacy.base import Producer, _check_messages
-from kafka.partitioner.base import Partitioner
-from kafka.partitioner.hashed import HashedPartitioner
-from kafka.protocol.legacy import _text
+from kafka.simple.producer import Producer, _check_messages
+from kafka.simple.partitioner.base import Partitioner
+from kafka.simple.partitioner.hashed import HashedPartitioner
+from kafka.simple.protocol import _text
 
 _NO_KEY: Any = object()
 
@@ -16,14 +16,14 @@ _NO_KEY: Any = object()
 class KeyedProducer(Producer):
     """A producer that chooses each message's partition from its key.
 
-    Takes the arguments of :class:`~kafka.legacy.base.Producer`, plus:
+    Takes the arguments of :class:`~kafka.simple.producer.Producer`, plus:
 
-    :param partitioner: a :class:`~kafka.partitioner.base.Partitioner`
+    :param partitioner: a :class:`~kafka.simple.partitioner.base.Partitioner`
         subclass; one instance is made per topic with the topic's partition
-        list. Defaults to :data:`~kafka.partitioner.HashedPartitioner`, which,
-        as in 0.9.x, is :class:`~kafka.partitioner.LegacyPartitioner`
+        list. Defaults to :data:`~kafka.simple.partitioner.HashedPartitioner`, which,
+        as in 0.9.x, is :class:`~kafka.simple.partitioner.LegacyPartitioner`
         (Python's ``hash()``, stable only within one process). Pass
-        :class:`~kafka.partitioner.Murmur2Partitioner` to place keys as the
+        :class:`~kafka.simple.partitioner.Murmur2Partitioner` to place keys as the
         Java client and librdkafka do. A partitioner *instance* is also
         accepted and then used for every topic.
     """
@@ -49,14 +49,14 @@ class KeyedProducer(Producer):
     def send_messages(self, topic: Any, *args: Any, key: Any = _NO_KEY) -> List[Any]:  # type: ignore[override]
         """Send messages that share one key to the partition the partitioner picks for it.
 
-        Both classic call forms work::
+        Both 0.9 call forms work::
 
             producer.send_messages(b'my-topic', b'key1', b'msg 1', b'msg 2')  # (topic, key, *msg)
             producer.send_messages(b'my-topic', b'some message', key=b'key1')  # (topic, *msg, key=...)
 
         Keys and payloads are ``bytes`` (a payload may be ``None`` when the
         key is not). Returns the list of
-        :class:`~kafka.common.ProduceResponse` in synchronous mode, ``[]`` in
+        :class:`~kafka.simple.common.ProduceResponse` in synchronous mode, ``[]`` in
         asynchronous mode. A call without messages sends nothing.
         """
         if key is _NO_KEY:

@@ -1,18 +1,18 @@
-"""SimpleProducer: the classic producer that takes a topic's partitions in turn."""
+"""SimpleProducer: the simple producer that takes a topic's partitions in turn."""
 
 from __future__ import annotations
 
 import random
 from typing import Any, Dict, List, Optional, Tuple
 
-from kafka.legacy.base import Producer, _check_messages
-from kafka.protocol.legacy import _text
+from kafka.simple.producer import Producer, _check_messages
+from kafka.simple.protocol import _text
 
 
 class SimpleProducer(Producer):
     """A producer that sends each call's messages to the next partition of the topic.
 
-    Takes the arguments of :class:`~kafka.legacy.base.Producer`, plus:
+    Takes the arguments of :class:`~kafka.simple.producer.Producer`, plus:
 
     :param random_start: start each topic's cycle at a random partition (the
         default), so that several producers spread their first messages;
@@ -44,9 +44,9 @@ class SimpleProducer(Producer):
         """Send the payloads ``msg`` (``bytes``) to the topic's next partition.
 
         ``topic`` is ``str`` or ``bytes``. Returns the list of
-        :class:`~kafka.common.ProduceResponse` in synchronous mode (with the
+        :class:`~kafka.simple.common.ProduceResponse` in synchronous mode (with the
         offset of the first message), ``[]`` in asynchronous mode; see
-        :meth:`Producer.send_messages <kafka.legacy.base.Producer.send_messages>`.
+        :meth:`Producer.send_messages <kafka.simple.producer.Producer.send_messages>`.
         A call without messages sends nothing.
         """
         _check_messages(topic, msg, None)

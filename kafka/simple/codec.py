@@ -1,4 +1,4 @@
-"""The classic (kafka-python 0.9.x) ``kafka.codec`` functions.
+"""The kafka-python 0.9.x ``kafka.simple.codec`` functions.
 
 Thin adapters over :mod:`kafka.record.codecs`, which does the real work:
 ``has_*`` tell whether a codec's library is installed, ``*_encode`` compress
@@ -38,7 +38,7 @@ __all__ = [
 
 BytesLike = Union[bytes, bytearray, memoryview]
 
-#: Block size of snappy-java's stream format, and the classic default.
+#: Block size of snappy-java's stream format, and the 0.9 default.
 XERIAL_BLOCKSIZE = 32 * 1024
 _XERIAL_HEADER = b"\x82SNAPPY\x00" + struct.pack(">ii", 1, 1)
 _INT32 = struct.Struct(">i")
@@ -65,7 +65,7 @@ def has_zstd() -> bool:
 
 
 def gzip_encode(payload: BytesLike, compresslevel: Optional[int] = None) -> bytes:
-    """Gzip ``payload``; ``compresslevel`` 0-9, 9 (the classic default) when ``None``."""
+    """Gzip ``payload``; ``compresslevel`` 0-9, 9 (the 0.9 default) when ``None``."""
     return _codecs.compress(_codecs.GZIP, payload, level=9 if compresslevel is None else compresslevel)
 
 
@@ -75,7 +75,7 @@ def gzip_decode(payload: BytesLike) -> bytes:
 
 
 def _raw_snappy_compressor() -> Callable[[BytesLike], bytes]:
-    # kafka.record.codecs only writes the xerial framing; the classic API can
+    # kafka.record.codecs only writes the xerial framing; the 0.9 API can
     # also write one raw block (xerial_compatible=False) or xerial blocks of
     # another size, which need the raw block compressor itself.
     _codecs.ensure_available(_codecs.SNAPPY)
@@ -93,7 +93,7 @@ def snappy_encode(payload: BytesLike, xerial_compatible: bool = False,
                   xerial_blocksize: int = XERIAL_BLOCKSIZE) -> bytes:
     """Compress ``payload`` with snappy.
 
-    By default (as in the classic API) the result is one raw snappy block.
+    By default (as in the 0.9 API) the result is one raw snappy block.
     With ``xerial_compatible=True`` it is the stream format of the Java
     library snappy-java, which the Java client writes and every broker
     reads::
