@@ -1,4 +1,4 @@
-"""The classic KafkaClient against brokers whose newest Produce, Fetch, OffsetCommit and OffsetFetch go by topic id."""
+"""The simple KafkaClient against brokers whose newest Produce, Fetch, OffsetCommit and OffsetFetch go by topic id."""
 
 from __future__ import annotations
 
@@ -36,7 +36,7 @@ def _topic(request):
 
 
 @pytest.mark.parametrize("case", sorted(_METADATA))
-def test_classic_requests_name_topics_as_their_version_does_and_read_the_answers(case):
+def test_simple_requests_name_topics_as_their_version_does_and_read_the_answers(case):
     store: Dict[Tuple[str, int], int] = {}
     with _peer(store, _METADATA[case]) as peer:
         client = KafkaClient(peer.bootstrap, timeout=3)
@@ -63,7 +63,7 @@ def test_classic_requests_name_topics_as_their_version_does_and_read_the_answers
         assert not peer.errors
 
 
-def test_classic_produce_without_acks_names_the_topic_at_v12_when_metadata_has_no_id():
+def test_simple_produce_without_acks_names_the_topic_at_v12_when_metadata_has_no_id():
     with _peer({}, _METADATA["without ids"]) as peer:
         client = KafkaClient(peer.bootstrap, timeout=3)
         try:

@@ -1,8 +1,8 @@
 """KafkaProtocol against the protocol declarations: every version, both directions.
 
-Requests made by the classic encoders are parsed back with the modern
-declarations; responses built with the declarations are read by the classic
-decoders. Also: how classic messages become record batches and back.
+Requests made by the simple encoders are parsed back with the modern
+declarations; responses built with the declarations are read by the simple
+decoders. Also: how simple messages become record batches and back.
 """
 
 from __future__ import annotations
@@ -100,7 +100,7 @@ def parse(api, frame, version):
 
 
 def reply(api, version, response, correlation_id=17):
-    """A response frame body (without its size), as a classic connection returns it."""
+    """A response frame body (without its size), as a simple connection returns it."""
     return encode_response(api, version, correlation_id, response)[4:]
 
 
@@ -280,7 +280,7 @@ def test_offset_fetch_request(version):
     (P.encode_offset_commit_request, ("cid", 1, "g", [])),
     (P.encode_offset_fetch_request, ("cid", 1, "g", [])),
 ])
-def test_versions_outside_the_classic_range_are_refused(encode, args):
+def test_versions_outside_the_simple_range_are_refused(encode, args):
     with pytest.raises(UnsupportedVersionError):
         encode(*args, version=99)
     with pytest.raises(UnsupportedVersionError):
@@ -492,7 +492,7 @@ def test_decoders_accept_bytearray_and_memoryview():
     assert P.decode_offset_commit_response(memoryview(body)) == []
 
 
-# -- classic messages to record batches --------------------------------------------------
+# -- simple messages to record batches --------------------------------------------------
 
 def _produced_records(messages, version=3):
     frame = P.encode_produce_request("cid", 1, [ProduceRequest("t", 0, messages)], version=version)
@@ -608,7 +608,7 @@ def test_gzip_compresslevel():
     assert _produced_records([fast])[1] == _produced_records([best])[1] == [(None, b"x" * 10000)]
 
 
-# -- record batches to classic messages -------------------------------------------------
+# -- record batches to simple messages -------------------------------------------------
 
 def test_fetched_messages_from_every_format():
     v0 = LegacyRecordBatchBuilder(0)
@@ -624,7 +624,7 @@ def test_fetched_messages_from_every_format():
         OffsetAndMessage(2, Message(1, 0, b"k", b"v1b")),
         OffsetAndMessage(3, Message(2, 0, b"k0", b"v2")),
     ]
-    # Re-iterable, and the classic private helper reads the same.
+    # Re-iterable, and the simple private helper reads the same.
     assert list(FetchedMessages(blob)) == messages
     assert list(P._decode_message_set_iter(blob)) == messages
 

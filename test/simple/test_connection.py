@@ -1,4 +1,4 @@
-"""The classic (0.9.x) KafkaConnection and collect_hosts.
+"""The 0.9 KafkaConnection and collect_hosts.
 
 KafkaConnection moves frames encoded by ``KafkaProtocol.encode_*`` to the
 embedded broker and hands the response frames to the ``decode_*`` methods;
@@ -53,7 +53,7 @@ def test_collect_hosts_randomizes_by_default():
     assert collect_hosts(hosts) == first  # shuffled with the random module
 
 
-def test_classic_names():
+def test_simple_names():
     assert kafka.simple.common.ConnectionError is KafkaConnectionError
     assert kafka.conn.KafkaConnection is KafkaConnection and "collect_hosts" in dir(kafka.conn)
     assert DEFAULT_SOCKET_TIMEOUT_SECONDS == 120
@@ -80,7 +80,7 @@ def test_send_and_recv_a_metadata_request(broker):
 
 
 def test_produce_and_fetch_frames(broker):
-    topic = "classic-conn-" + uuid.uuid4().hex[:8]
+    topic = "simple-conn-" + uuid.uuid4().hex[:8]
     conn = KafkaConnection(broker.host, broker.port, timeout=10)
     try:
         # Metadata v0 auto-creates the topic on Tansu; wait until it has a leader.
@@ -157,7 +157,7 @@ def test_nothing_listening():
         KafkaConnection("127.0.0.1", port, timeout=2)
     assert "127.0.0.1:%d" % port in str(info.value)
     assert time.monotonic() - started < 5
-    with pytest.raises(kafka.simple.common.ConnectionError):  # the classic name catches it too
+    with pytest.raises(kafka.simple.common.ConnectionError):  # the 0.9 name catches it too
         KafkaConnection("127.0.0.1", port, timeout=2)
 
 

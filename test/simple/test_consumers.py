@@ -1,4 +1,4 @@
-"""The classic (0.9.x) SimpleConsumer and OffsetCommitContext.
+"""The 0.9 SimpleConsumer and OffsetCommitContext.
 
 Against the embedded broker (Tansu): reading every partition, get_message /
 get_messages / iteration, partition info, seek with every ``whence``,
@@ -26,13 +26,13 @@ from kafka.client import KafkaClient
 from kafka.simple.common import OffsetAndMessage
 from kafka.simple.context import OffsetCommitContext
 from kafka.simple import SimpleConsumer
-from test.support.classic import committed as _committed
-from test.support.classic import get_messages_until as _drain
-from test.support.classic import new_topic as _new_topic
-from test.support.classic import produce as _produce
+from test.support.simple import committed as _committed
+from test.support.simple import get_messages_until as _drain
+from test.support.simple import new_topic as _new_topic
+from test.support.simple import produce as _produce
 from test.support.waiting import wait_until as _wait_until
 
-# -- helpers (more in test/support/classic.py; client fixtures in conftest.py) -----------------
+# -- helpers (more in test/support/simple.py; client fixtures in conftest.py) -----------------
 
 
 @pytest.fixture
@@ -43,13 +43,13 @@ def other_client(broker):
 
 
 def _group():
-    return "classic-g-" + uuid.uuid4().hex[:8]
+    return "simple-g-" + uuid.uuid4().hex[:8]
 
 
 # -- package exports --------------------------------------------------------------------------
 
 
-def test_package_root_exports_the_classic_consumers():
+def test_package_root_exports_the_simple_consumers():
     assert kafka.SimpleConsumer is SimpleConsumer
     assert kafka.MultiProcessConsumer is importlib.import_module("kafka.simple.multiprocess").MultiProcessConsumer
     from kafka import MultiProcessConsumer, SimpleConsumer as Root  # the examples' imports

@@ -1,4 +1,4 @@
-"""kafka.simple.codec: the classic compression functions over kafka.record.codecs."""
+"""kafka.simple.codec: the 0.9 compression functions over kafka.record.codecs."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ def test_gzip_levels():
     assert codec.gzip_decode(codec.gzip_encode(data, compresslevel=1)) == data
     assert codec.gzip_decode(codec.gzip_encode(data, compresslevel=0)) == data
     assert len(codec.gzip_encode(data, compresslevel=0)) > len(data)
-    # The classic default is level 9.
+    # The simple default is level 9.
     assert codec.gzip_encode(data) == codec.gzip_encode(data, compresslevel=9)
 
 

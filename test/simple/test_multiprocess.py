@@ -1,9 +1,9 @@
-"""The classic (0.9.x) MultiProcessConsumer, with real worker processes, against the embedded broker.
+"""The 0.9 MultiProcessConsumer, with real worker processes, against the embedded broker.
 
 Every record is delivered exactly once across the workers; stop() ends every
 worker within a bounded time (no orphans), with the fork and spawn start
 methods; commits and auto-commit are made by the parent; and the
-multiprocess example of the classic usage guide runs as written.
+multiprocess example of the 0.9 usage guide runs as written.
 """
 
 from __future__ import annotations
@@ -19,10 +19,10 @@ from kafka import errors
 from kafka.client import KafkaClient
 from kafka.simple.common import OffsetAndMessage
 from kafka.simple import MultiProcessConsumer
-from test.support.classic import committed as _committed
-from test.support.classic import get_messages_until
-from test.support.classic import new_topic as _new_topic
-from test.support.classic import produce as _produce
+from test.support.simple import committed as _committed
+from test.support.simple import get_messages_until
+from test.support.simple import new_topic as _new_topic
+from test.support.simple import produce as _produce
 
 
 def _alive(procs):

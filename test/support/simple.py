@@ -1,7 +1,7 @@
-"""What the tests of the classic (0.9-era) API share: topics, writes, commits read back, reads.
+"""What the tests of the 0.9 API share: topics, writes, commits read back, reads.
 
-The writes and reads go through the classic ``KafkaClient`` calls
-(``send_produce_request``, ``send_offset_fetch_request``), as the classic
+The writes and reads go through the simple ``KafkaClient`` calls
+(``send_produce_request``, ``send_offset_fetch_request``), as the simple
 API's own users would make them.
 """
 
@@ -17,7 +17,7 @@ from test.support import topics
 
 def new_topic(broker: Any, partitions: int = 1, name: Optional[str] = None) -> str:
     """Create a topic (a fresh unique name unless ``name`` is given) on the embedded broker."""
-    return topics.new_topic(broker, partitions, prefix="classic", name=name)
+    return topics.new_topic(broker, partitions, prefix="simple", name=name)
 
 
 def produce(client: Any, topic: str, partition: int, values: Iterable[bytes], key: Optional[bytes] = None,

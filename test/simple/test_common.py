@@ -1,4 +1,4 @@
-"""kafka.simple.common: the classic names, tuple layouts and error helpers."""
+"""kafka.simple.common: the 0.9 names, tuple layouts and error helpers."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ TUPLES = {
     "RetryOptions": ("limit", "backoff_ms", "retry_on_timeouts"),
 }
 
-# errno of each classic broker error, from the reference.
+# errno of each 0.9 broker error, from the reference.
 CLASSIC_ERRNOS = {
     "UnknownError": -1, "OffsetOutOfRangeError": 1, "InvalidMessageError": 2,
     "UnknownTopicOrPartitionError": 3, "InvalidFetchRequest": 4, "LeaderNotFoundError": 5,
@@ -107,7 +107,7 @@ def test_tuple_fields_and_order(name, fields):
 
 
 @pytest.mark.parametrize("name, errno", sorted(CLASSIC_ERRNOS.items()))
-def test_classic_error_codes(name, errno):
+def test_simple_error_codes(name, errno):
     cls = getattr(common, name)
     assert issubclass(cls, common.BrokerResponseError)
     assert issubclass(cls, common.KafkaError)

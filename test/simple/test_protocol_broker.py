@@ -1,4 +1,4 @@
-"""The classic KafkaProtocol frames against the embedded broker, over a raw socket.
+"""The simple KafkaProtocol frames against the embedded broker, over a raw socket.
 
 Each test writes the bytes an ``encode_*`` method returns to a plain TCP
 socket, reads the 4-byte size and then the response frame, and hands that
@@ -44,7 +44,7 @@ CLIENT_ID = b"kafka-python"
 
 
 class RawConnection:
-    """The smallest classic-style connection: send a frame, read one back."""
+    """The smallest simple-style connection: send a frame, read one back."""
 
     def __init__(self, host: str, port: int) -> None:
         self.sock = socket.create_connection((host, port), timeout=15)
@@ -85,7 +85,7 @@ def raw(broker):
 
 @pytest.fixture
 def topic(broker):
-    name = "classic-%s" % uuid.uuid4().hex[:10]
+    name = "simple-%s" % uuid.uuid4().hex[:10]
     with BlockingConnection(broker.host, broker.port) as conn:
         create_topic(conn, name, partitions=2)
     return name
@@ -107,7 +107,7 @@ def fetch(raw, topic, offset, partition=0, version=None):
     (response,) = KafkaProtocol.decode_fetch_response(raw.round_trip(frame), version=version)
     check_error(response)
     assert (response.topic, response.partition) == (topic, partition)
-    # A batch may start before the offset asked for; skip as a classic consumer does.
+    # A batch may start before the offset asked for; skip as a simple consumer does.
     return response, [m for m in response.messages if m.offset >= offset]
 
 
@@ -200,7 +200,7 @@ def test_metadata_request_lists_the_topic(raw, topic, broker):
 
 
 def test_consumer_metadata_and_offsets(raw, topic, broker):
-    group = "classic-group-%s" % uuid.uuid4().hex[:8]
+    group = "simple-group-%s" % uuid.uuid4().hex[:8]
     frame = KafkaProtocol.encode_consumer_metadata_request(CLIENT_ID, raw.next_id(), group.encode())
     coordinator = KafkaProtocol.decode_consumer_metadata_response(raw.round_trip(frame))
     check_error(coordinator)

@@ -9,7 +9,7 @@ option names.
 
 Against the librdkafka mock cluster, where a group joins in well under a
 second (Tansu holds the first JoinGroup for half the session timeout): the
-KafkaConsumer examples of the classic usage guide, as written.
+KafkaConsumer examples of the 0.9 usage guide, as written.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from kafka.client import KafkaClient
 from kafka.simple.common import KafkaMessage, OffsetFetchRequest, ProduceRequest
 from kafka.simple.protocol import create_message
 from kafka.structs import TopicPartition
-from test.support.classic import committed as _committed
-from test.support.classic import new_topic as _new_topic
-from test.support.classic import produce as _produce
+from test.support.simple import committed as _committed
+from test.support.simple import new_topic as _new_topic
+from test.support.simple import produce as _produce
 from test.support.groups import narrow_group_versions
 
 

@@ -1,7 +1,7 @@
-"""The classic (0.9.x) low-level KafkaClient API, on the modern engine.
+"""The 0.9 low-level KafkaClient API, on the modern engine.
 
 Against the embedded broker (Tansu, see test/conftest.py): the low-level
-example of the classic usage guide as written, and produce / fetch / offsets
+example of the 0.9 usage guide as written, and produce / fetch / offsets
 / metadata / offset commit round trips. Tansu's known quirks stay out of the
 assertions: its "latest offset" is only right when every batch holds one
 record, it drops offset-commit metadata, and it answers a fetch past the end
@@ -49,7 +49,7 @@ NOT_LEADER_OR_FOLLOWER, LEADER_NOT_AVAILABLE = 6, 5
 
 
 def _new_topic(broker, partitions=3, name=None):
-    name = name or "classic-" + uuid.uuid4().hex[:10]
+    name = name or "simple-" + uuid.uuid4().hex[:10]
     with BlockingConnection(broker.host, broker.port) as conn:
         create_topic(conn, name, partitions=partitions)
     return name
@@ -73,7 +73,7 @@ def test_low_level_example_runs_as_written(fresh_broker):
     _new_topic(fresh_broker, partitions=2, name="my-topic")
     address = fresh_broker.bootstrap_servers
 
-    # The "Low level" section of the classic usage guide, with the broker's address.
+    # The "Low level" section of the 0.9 usage guide, with the broker's address.
     from kafka import KafkaClient, create_message
     from kafka.protocol import KafkaProtocol  # noqa: F401  (imported by the example)
     from kafka.simple.common import ProduceRequest
@@ -110,7 +110,7 @@ def test_low_level_example_runs_as_written(fresh_broker):
 # -- construction ---------------------------------------------------------------------------
 
 
-def test_classic_constructor_form():
+def test_simple_constructor_form():
     c = KafkaClient("127.0.0.1:19092, localhost:19093,[::1]:19094")
     try:
         assert sorted(c.hosts) == [("127.0.0.1", 19092), ("::1", 19094), ("localhost", 19093)]
@@ -141,7 +141,7 @@ def test_modern_constructor_form_and_mixing():
         assert c.timeout == 7.0 and c.client_id == "modern" and c.hosts == [("127.0.0.1", 19092)]
     finally:
         c.close()
-    # Classic hosts plus modern settings.
+    # Simple hosts plus modern settings.
     c = KafkaClient("127.0.0.1:19092", retry_backoff_ms=5)
     try:
         assert c.config["retry_backoff_ms"] == 5 and c.timeout == 120
@@ -273,7 +273,7 @@ def test_acks_zero_returns_nothing_and_delivers(broker, client):
 
 def test_offset_commit_and_fetch(broker, client):
     topic = _new_topic(broker, partitions=2)
-    group = "classic-group-" + uuid.uuid4().hex[:8]
+    group = "simple-group-" + uuid.uuid4().hex[:8]
     coordinator = client.send_consumer_metadata_request(group.encode())
     assert isinstance(coordinator, ConsumerMetadataResponse)
     assert coordinator.error == 0 and (coordinator.host, coordinator.port) == (broker.host, broker.port)
@@ -320,11 +320,11 @@ def test_metadata_views(broker, client):
 
 def test_ensure_topic_exists_and_sending_to_a_new_topic(broker, client):
     # Tansu creates topics a Metadata request names (as auto.create.topics.enable does).
-    topic = "classic-auto-" + uuid.uuid4().hex[:10]
+    topic = "simple-auto-" + uuid.uuid4().hex[:10]
     client.ensure_topic_exists(topic.encode(), timeout=10)
     assert client.has_metadata_for_topic(topic)
     assert client.get_partition_ids_for_topic(topic)
-    other = "classic-auto-" + uuid.uuid4().hex[:10]
+    other = "simple-auto-" + uuid.uuid4().hex[:10]
     [resp] = client.send_produce_request([ProduceRequest(other, 0, [create_message(b"first")])])
     assert resp.error == 0 and resp.offset == 0
 
@@ -419,7 +419,7 @@ def test_injected_leader_errors_are_recovered(mock_cluster, mock_client, codes):
     resps = mock_client.send_produce_request([ProduceRequest("flaky", 0, [create_message(b"x")])])
     assert [(r.error, r.offset) for r in resps] == [(0, 0)]
     assert len(mock_cluster.requests("Produce")) == len(codes) + 1
-    # Without retries left, the error comes back as the classic exception.
+    # Without retries left, the error comes back as the 0.9 exception.
     mock_client.classic_retries = 0
     mock_cluster.push_request_errors("Produce", NOT_LEADER_OR_FOLLOWER)
     with pytest.raises(NotLeaderForPartitionError) as info:

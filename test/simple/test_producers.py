@@ -1,12 +1,12 @@
-"""The classic (0.9.x) SimpleProducer, KeyedProducer and partitioners.
+"""The 0.9 SimpleProducer, KeyedProducer and partitioners.
 
 Against the embedded broker (Tansu, see test/conftest.py): the SimpleProducer,
-asynchronous-mode and keyed examples of the classic usage guide, run as
+asynchronous-mode and keyed examples of the 0.9 usage guide, run as
 written (``async_send=True`` for ``async=True``, and the old keyword once
 through ``**{'async': True}``), with every record fetched back; offsets in
 synchronous responses; delivery of everything queued on ``stop()``;
 partition choice (round robin, murmur2 as the Java client and librdkafka's
-``murmur2_random`` do, Python's ``hash()`` for the classic default).
+``murmur2_random`` do, Python's ``hash()`` for the 0.9 default).
 
 Against librdkafka's 3-broker mock cluster, where requests can be counted
 and faults injected: batches cut by ``batch_send_every_n`` and by
@@ -48,14 +48,14 @@ from kafka.simple.partitioner.hashed import murmur2
 from kafka.producer.partitioner import murmur2 as java_murmur2
 from kafka.producer.partitioner import murmur2_partition
 from kafka.protocol import CODEC_GZIP, CODEC_NONE
-from test.support.classic import new_topic as _new_topic
+from test.support.simple import new_topic as _new_topic
 from test.support.waiting import wait_until as _wait_until
 
 NOT_LEADER_OR_FOLLOWER = 6
 MESSAGE_TOO_LARGE = 10
 
-#: What ``kafka/__init__.py`` should export for the classic producers (see
-#: test_package_root_exports_the_classic_producers).
+#: What ``kafka/__init__.py`` should export for the simple producers (see
+#: test_package_root_exports_the_simple_producers).
 ROOT_EXPORTS = {
     "SimpleProducer": "kafka.simple",
     "KeyedProducer": "kafka.simple",
@@ -225,7 +225,7 @@ def test_keyed_example_runs_as_written(fresh_broker):
     kafka.close()
 
 
-def test_package_root_exports_the_classic_producers():
+def test_package_root_exports_the_simple_producers():
     # The examples import these from ``kafka``: the package root must list them.
     assert _MISSING_ROOT_EXPORTS == [], "add to kafka/__init__.py _EXPORTS: %s" % _MISSING_ROOT_EXPORTS
     for name, module in ROOT_EXPORTS.items():
@@ -338,7 +338,7 @@ def test_murmur2_partitioner_matches_the_java_client():
     p = Murmur2Partitioner(list(range(1000)))
     cases = [(b'', 681), (b'a', 524), (b'ab', 434), (b'abc', 107), (b'123456789', 566), (b'\x00 ', 742)]
     assert [p.partition(key) for key, _ in cases] == [expected for _, expected in cases]
-    # The classic murmur2 is the Java value's 32 bits, unsigned; text is hashed as UTF-8.
+    # The simple murmur2 is the Java value's 32 bits, unsigned; text is hashed as UTF-8.
     assert murmur2(b"21") == -973932308 & 0xFFFFFFFF == java_murmur2(b"21") & 0xFFFFFFFF
     assert murmur2(u"é") == murmur2(u"é".encode("utf-8")) == murmur2(bytearray(u"é".encode("utf-8")))
     assert all(0 <= murmur2(bytes([i]) * i) < 2 ** 32 for i in range(256))

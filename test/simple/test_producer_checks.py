@@ -1,4 +1,4 @@
-"""The classic producers refuse a topic or partition no request can carry, at the call.
+"""The simple producers refuse a topic or partition no request can carry, at the call.
 
 In asynchronous mode such a message used to be queued: a bad topic was
 retried until ``stop()`` gave up on it, and a partition of the wrong type
@@ -45,7 +45,7 @@ def _stops_quickly(producer, within=3.0):
 
 @pytest.mark.parametrize("topic", BAD_TOPICS, ids=repr)
 @pytest.mark.parametrize("async_send", [False, True], ids=["sync", "async"])
-def test_a_bad_topic_is_refused_by_every_classic_producer(peer, client, topic, async_send):
+def test_a_bad_topic_is_refused_by_every_simple_producer(peer, client, topic, async_send):
     _, log = peer
     producers = [Producer(client, async_send=async_send, batch_send_every_t=0.05),
                  SimpleProducer(client, async_send=async_send, batch_send_every_t=0.05),

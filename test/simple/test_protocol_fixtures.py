@@ -1,4 +1,4 @@
-"""Byte-exact fixtures for the classic protocol functions.
+"""Byte-exact fixtures for the simple protocol functions.
 
 Every expected byte string here is assembled by hand, field by field, from
 the Kafka protocol specification (message format v0 and the request and
@@ -162,7 +162,7 @@ def test_encode_offset_fetch_request_v0_on_request():
                                                      version=0) == expected
 
 
-def test_encode_produce_request_v0_is_the_classic_frame():
+def test_encode_produce_request_v0_is_the_simple_frame():
     message = v0_entry(0, None, b"val")
     assert len(message) == 8 + 4 + 17
     expected = framed(h(

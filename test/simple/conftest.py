@@ -1,4 +1,4 @@
-"""Fixtures of the classic-API tests: classic KafkaClients on the embedded broker and on the mock cluster."""
+"""Fixtures of the simple-layer tests: 0.9-form KafkaClients on the embedded broker and on the mock cluster."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from kafka.client import KafkaClient
 
 @pytest.fixture
 def client(broker) -> Iterator[KafkaClient]:
-    """A classic-form KafkaClient on the shared embedded broker."""
+    """A simple-form KafkaClient on the shared embedded broker."""
     c = KafkaClient(broker.bootstrap_servers, timeout=10)
     yield c
     c.close()
