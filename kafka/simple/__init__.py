@@ -1,4 +1,14 @@
-"""The kafka-python 0.9.x producers and consumers, on the modern engine.
+"""The simple layer: kafka-python 0.9.x's API over the engine's public methods.
+
+Nothing in the engine imports this package (``test/test_layers.py`` checks
+it). Its modules: :mod:`~kafka.simple.client` (``KafkaClient`` with
+``send_produce_request`` and friends), :mod:`~kafka.simple.connection`
+(``KafkaConnection``), :mod:`~kafka.simple.protocol` (``KafkaProtocol``),
+:mod:`~kafka.simple.common` (request and response tuples, errors),
+:mod:`~kafka.simple.consumer` (the public ``KafkaConsumer`` with the 0.9
+methods of :mod:`~kafka.simple.consumer_methods`), ``util``, ``codec``,
+``context``, ``partitioner``, and the producers and consumers this package
+exports:
 
 * :class:`SimpleProducer` -- each call's messages go to the topic's next
   partition;

@@ -20,7 +20,7 @@ How the 0.9 calls behave
   leader, all leaders at once, and the responses come back in the order of
   the payloads. Offset commits and fetches go to the group's coordinator.
 * Retriable errors (a moved leader, a leader election, a lost connection,
-  ...) are retried a few times (:attr:`SimpleClientMixin.classic_retries`),
+  ...) are retried a few times (:attr:`SimpleClientMixin.simple_retries`),
   refreshing metadata first when the error says it is stale. What still
   fails afterwards is reported as below.
 * ``fail_on_error=True`` (the default) raises the first failure in payload
@@ -160,7 +160,16 @@ class SimpleClientMixin:
     CLIENT_ID = "kafka-python"
     #: How many times a 0.9 call retries payloads that failed with a
     #: retriable error (the engine's back-off and metadata refresh apply).
-    classic_retries = 3
+    simple_retries = 3
+
+    @property
+    def classic_retries(self) -> int:
+        """The earlier name of :attr:`simple_retries`."""
+        return self.simple_retries
+
+    @classic_retries.setter
+    def classic_retries(self, value: int) -> None:
+        self.simple_retries = value
 
     # Engine attributes this mixin relies on (provided by RoutingClient).
     config: Dict[str, Any]
@@ -351,7 +360,7 @@ class SimpleClientMixin:
         self._learn_metadata(response)
         return response
 
-    def _classic_metadata(self, response: Any, callers: Dict[str, Any]) -> MetadataResponse:
+    def _metadata_tuples(self, response: Any, callers: Dict[str, Any]) -> MetadataResponse:
         brokers = [BrokerMetadata(b.node_id, b.host, b.port) for b in response.brokers or ()]
         topics = []
         for topic in response.topics or ():
@@ -380,7 +389,7 @@ class SimpleClientMixin:
         if isinstance(payloads, (str, bytes)):
             payloads = [payloads]
         callers = {_name(t): t for t in payloads or ()}
-        response = self._classic_metadata(self._request_metadata(list(callers)), callers)
+        response = self._metadata_tuples(self._request_metadata(list(callers)), callers)
         return callback(response) if callback else response
 
     def load_metadata_for_topics(self, *topics: Any, ignore_leadernotavailable: bool = False) -> None:
@@ -406,7 +415,7 @@ class SimpleClientMixin:
         if not names:
             self._reset_all_at = -1
         first_error: Optional[BaseException] = None
-        for topic in self._classic_metadata(response, callers).topics:
+        for topic in self._metadata_tuples(response, callers).topics:
             if not topic.error:
                 continue
             name = _name(topic.topic)
@@ -545,7 +554,7 @@ class SimpleClientMixin:
             items = [(TopicPartition(*keys[i]), payloads[i]) for i in todo]
             results = self.dispatch_by_leader(  # type: ignore[attr-defined]
                 api, items, lambda node_id, version, parts: build(version, parts), parse,
-                timeout_ms=self.config["request_timeout_ms"] + extra_ms, retries=self.classic_retries,
+                timeout_ms=self.config["request_timeout_ms"] + extra_ms, retries=self.simple_retries,
                 retry_on_timeouts=retry_on_timeouts)
             for index, result in zip(todo, results):
                 outcomes[index] = (result.error, result.value)
@@ -776,7 +785,7 @@ class SimpleClientMixin:
         try:
             response = self.send_to_coordinator(  # type: ignore[attr-defined]
                 group_name, api, build, error_code, key_type=COORDINATOR_GROUP,
-                timeout_ms=self.config["request_timeout_ms"], retries=self.classic_retries, max_version=max_version)
+                timeout_ms=self.config["request_timeout_ms"], retries=self.simple_retries, max_version=max_version)
         except errors.KafkaError as exc:
             outcomes = [(exc, None)] * len(payloads)
         else:

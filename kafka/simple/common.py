@@ -174,7 +174,7 @@ class OffsetRequest(NamedTuple):
 
     ``time`` is a timestamp in milliseconds, or ``-1`` for the latest offset
     (the offset the next message will get) and ``-2`` for the earliest one.
-    ``max_offsets`` only matters to the legacy ListOffsets v0.
+    ``max_offsets`` only matters to ListOffsets v0.
     """
 
     topic: Any

@@ -60,7 +60,7 @@ class Events(NamedTuple):
 def _mp_consume(config: Dict[str, Any], group: Any, topic: Any, message_queue: Any, size: Any, events: Events,
                 **consumer_options: Any) -> None:
     """A worker process: consume ``consumer_options['partitions']`` into ``message_queue``."""
-    from kafka.client import KafkaClient
+    from kafka.simple.client import KafkaClient
     from kafka.simple.simple_consumer import SimpleConsumer
 
     # Whatever is left in the queue's buffer when we exit may be dropped:

@@ -139,7 +139,7 @@ class _Sender(threading.Thread):
     """The background thread of an asynchronous producer; see the module documentation."""
 
     def __init__(self, producer: "Producer", client: Any, messages: "queue.Queue[Any]") -> None:
-        super().__init__(name="kafka-legacy-producer", daemon=True)
+        super().__init__(name="kafka-simple-producer", daemon=True)
         self.client = client
         self.queue = messages
         self.codec = producer.codec
@@ -370,10 +370,10 @@ class Producer:
                  async_log_messages_on_error: bool = ASYNC_LOG_MESSAGES_ON_ERROR,
                  async_stop_timeout: float = ASYNC_STOP_TIMEOUT_SECS, **kwargs: Any) -> None:
         if "async" in kwargs:
-            legacy = kwargs.pop("async")
-            if async_send is not None and bool(async_send) != bool(legacy):
+            old_async = kwargs.pop("async")
+            if async_send is not None and bool(async_send) != bool(old_async):
                 raise TypeError("async and async_send disagree; give one of them")
-            async_send = legacy
+            async_send = old_async
         if kwargs:
             raise TypeError("%s() got unexpected keyword argument(s): %s"
                             % (type(self).__name__, ", ".join(sorted(kwargs))))

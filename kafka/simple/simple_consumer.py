@@ -102,7 +102,7 @@ class _CommitTimer(threading.Thread):
     """Calls ``commit`` every ``interval`` seconds; :meth:`reset` restarts the wait."""
 
     def __init__(self, consumer: "Consumer", interval: float) -> None:
-        super().__init__(name="kafka-legacy-consumer-commit", daemon=True)
+        super().__init__(name="kafka-simple-consumer-commit", daemon=True)
         # A weak reference: the timer must not keep a forgotten consumer alive.
         self._consumer = weakref.ref(consumer)
         self.interval = interval

@@ -420,7 +420,7 @@ def test_injected_leader_errors_are_recovered(mock_cluster, mock_client, codes):
     assert [(r.error, r.offset) for r in resps] == [(0, 0)]
     assert len(mock_cluster.requests("Produce")) == len(codes) + 1
     # Without retries left, the error comes back as the 0.9 exception.
-    mock_client.classic_retries = 0
+    mock_client.simple_retries = 0
     mock_cluster.push_request_errors("Produce", NOT_LEADER_OR_FOLLOWER)
     with pytest.raises(NotLeaderForPartitionError) as info:
         mock_client.send_produce_request([ProduceRequest(b"flaky", 1, [create_message(b"y")])])
@@ -471,7 +471,7 @@ def test_a_leader_that_comes_back_is_used_again(mock_cluster, mock_client):
     mock_cluster.create_topic("restart", 1, 3)
     mock_cluster.set_partition_leader("restart", 0, 1)
     assert mock_client.send_produce_request([ProduceRequest("restart", 0, [create_message(b"a")])])[0].offset == 0
-    mock_client.classic_retries = 50  # enough retries (20 ms apart) to outlast the outage
+    mock_client.simple_retries = 50  # enough retries (20 ms apart) to outlast the outage
     mock_cluster.broker_down(1)
     timer = threading.Timer(0.5, mock_cluster.broker_up, args=(1,))
     timer.start()

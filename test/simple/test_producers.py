@@ -492,7 +492,7 @@ def test_async_retries_until_delivered(mock_cluster, mock_client):
     producer.send_messages("retry", b"k", b"warm up")
     assert _wait_until(lambda: len(_records(mock_client, "retry", 0)) == 1)
     mock_cluster.start_request_tracking()
-    # The client tries a Produce 4 times itself (classic_retries=3), then the
+    # The client tries a Produce 4 times itself (simple_retries=3), then the
     # producer thread retries: 6 errors take two rounds.
     mock_cluster.push_request_errors("Produce", *[NOT_LEADER_OR_FOLLOWER] * 6)
     producer.send_messages("retry", b"k", b"persistent")
@@ -587,7 +587,7 @@ def test_sync_fail_on_error_false_returns_error_responses(mock_cluster, mock_cli
     mock_cluster.set_partition_leader("errs", 0, 1)
     mock_client.load_metadata_for_topics("errs")
     mock_cluster.broker_down(1)
-    mock_client.classic_retries = 0
+    mock_client.simple_retries = 0
     [failure] = lenient.send_messages("errs", b"z")
     assert isinstance(failure, FailedPayloadsError) and failure.payload.partition == 0
     with pytest.raises(FailedPayloadsError):
