@@ -31,7 +31,8 @@ RANKS: Dict[str, int] = {
     "client": 4,
     "producer": 5, "consumer": 5, "admin": 5, "direct": 5,  # what applications build
     "simple": 6,  # kafka-python 0.9 API over the engine
-    "confluent": 6, "quix": 6,  # other client APIs over the engine (when present)
+    "confluent": 6,  # confluent-kafka-style API over the engine (when present)
+    "quix": 7,  # quixstreams-style wrappers over kafka.confluent (when present)
     "spark": 7,
     "cli": 8,
 }
