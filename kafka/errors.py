@@ -849,7 +849,7 @@ class ShareSessionLimitReachedError(BrokerResponseError):
     """The broker has no room for another share session."""
 
 
-# Other names for the classes above: the 0.9.x ``kafka.simple.common`` names, older
+# Other names for the classes above: the 0.9.x ``kafka.common`` names, older
 # protocol names of renamed codes, and names other clients use.
 InvalidMessageError = CorruptMessageError
 InvalidFetchRequest = InvalidFetchRequestError

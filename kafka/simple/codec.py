@@ -1,4 +1,4 @@
-"""The kafka-python 0.9.x ``kafka.simple.codec`` functions.
+"""The kafka-python 0.9.x ``kafka.codec`` functions (also importable under that name).
 
 Thin adapters over :mod:`kafka.record.codecs`, which does the real work:
 ``has_*`` tell whether a codec's library is installed, ``*_encode`` compress

@@ -1,4 +1,4 @@
-"""The kafka-python 0.9.x ``kafka.simple.common`` module.
+"""The kafka-python 0.9.x ``kafka.common`` module (also importable under that name).
 
 It holds the named tuples that the 0.9 protocol functions
 (:mod:`kafka.simple.protocol`), ``KafkaClient`` and the simple producers and

@@ -11,7 +11,7 @@ no version negotiation, no correlation and no retries; the modern client
 Every failure of the socket -- refused or lost connection, a peer that closes
 mid-frame, a send or receive that takes longer than ``timeout`` seconds --
 closes the socket and raises :class:`kafka.errors.KafkaConnectionError` (the
-0.9 ``kafka.simple.common.ConnectionError``). The next :meth:`~KafkaConnection.send`
+0.9 ``kafka.common.ConnectionError``). The next :meth:`~KafkaConnection.send`
 or :meth:`~KafkaConnection.recv` connects again, as in 0.9.x.
 """
 

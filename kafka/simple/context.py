@@ -1,4 +1,4 @@
-"""Commit or roll back a 0.9 consumer's offsets around a block of work (0.9.x ``kafka.simple.context``)."""
+"""Commit or roll back a 0.9 consumer's offsets around a block of work (0.9.x ``kafka.context``)."""
 
 from __future__ import annotations
 

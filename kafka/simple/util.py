@@ -1,4 +1,4 @@
-"""The kafka-python 0.9.x ``kafka.simple.util`` helpers.
+"""The kafka-python 0.9.x ``kafka.util`` helpers (also importable under that name).
 
 Byte-level readers and writers for the Kafka wire format's length-prefixed
 strings, a CRC-32 helper, grouping of request payloads by topic and partition,
