@@ -9,27 +9,31 @@ They are loaded on first use, so ``import kafka`` stays cheap.
 from importlib import import_module
 from typing import Any, Dict, List
 
+from kafka import _moved
+
+_moved.install()  # old module paths (kafka.legacy, kafka.common, ...) stay importable
+
 __version__ = "0.1.0.dev0"
 
 #: Public name -> module that defines it.
 _EXPORTS: Dict[str, str] = {
-    "KafkaClient": "kafka.client",
-    "KafkaConnection": "kafka.conn.legacy",
+    "KafkaClient": "kafka.simple.client",
+    "KafkaConnection": "kafka.simple.connection",
     "KafkaProducer": "kafka.producer",
-    "KafkaConsumer": "kafka.consumer",
-    "SimpleProducer": "kafka.legacy",
-    "KeyedProducer": "kafka.legacy",
-    "SimpleConsumer": "kafka.legacy",
-    "MultiProcessConsumer": "kafka.legacy",
-    "HashedPartitioner": "kafka.partitioner",
-    "LegacyPartitioner": "kafka.partitioner",
-    "Murmur2Partitioner": "kafka.partitioner",
-    "RoundRobinPartitioner": "kafka.partitioner",
-    "KafkaProtocol": "kafka.protocol.legacy",
-    "create_message": "kafka.protocol.legacy",
-    "create_gzip_message": "kafka.protocol.legacy",
-    "create_snappy_message": "kafka.protocol.legacy",
-    "create_message_set": "kafka.protocol.legacy",
+    "KafkaConsumer": "kafka.simple.consumer",
+    "SimpleProducer": "kafka.simple",
+    "KeyedProducer": "kafka.simple",
+    "SimpleConsumer": "kafka.simple",
+    "MultiProcessConsumer": "kafka.simple",
+    "HashedPartitioner": "kafka.simple.partitioner",
+    "LegacyPartitioner": "kafka.simple.partitioner",
+    "Murmur2Partitioner": "kafka.simple.partitioner",
+    "RoundRobinPartitioner": "kafka.simple.partitioner",
+    "KafkaProtocol": "kafka.simple.protocol",
+    "create_message": "kafka.simple.protocol",
+    "create_gzip_message": "kafka.simple.protocol",
+    "create_snappy_message": "kafka.simple.protocol",
+    "create_message_set": "kafka.simple.protocol",
     "TopicPartition": "kafka.structs",
     "OffsetAndMetadata": "kafka.structs",
     "BrokerMetadata": "kafka.structs",

@@ -137,7 +137,7 @@ def test_check_error_code_raises_the_class() -> None:
     ("StaleLeaderEpochCodeError", 13),
     ("UnknownTopicOrPartitionError", 3),
 ])
-def test_classic_names(alias: str, code: int) -> None:
+def test_0_9_names(alias: str, code: int) -> None:
     assert getattr(errors, alias) is for_code(code)
 
 

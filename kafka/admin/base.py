@@ -1,6 +1,6 @@
 """The admin client's engine: configuration, bootstrap and request routing.
 
-:class:`AdminBase` owns a :class:`~kafka.client.KafkaClient` and offers the
+:class:`AdminBase` owns a :class:`~kafka.client.routing.RoutingClient` and offers the
 few ways admin requests travel: to any broker, to one given broker, to the
 controller (retrying NOT_CONTROLLER after a metadata refresh) and to a
 group's coordinator (retrying NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS
@@ -17,7 +17,7 @@ import uuid
 from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
 from kafka import errors
-from kafka.client import KafkaClient
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG, parse_bootstrap
 from kafka.protocol.apis import METADATA
 from kafka.protocol.schema import Api
@@ -31,8 +31,8 @@ ADMIN_CONFIG: Dict[str, Any] = {
     # Accepted for kafka-python compatibility; versions are always negotiated.
     "api_version": None,
     "api_version_auto_timeout_ms": None,
-    # Engine class (a KafkaClient subclass), for callers that need their own.
-    "kafka_client": KafkaClient,
+    # Engine class (a RoutingClient subclass), for callers that need their own.
+    "kafka_client": RoutingClient,
 }
 
 #: ``parse(response) -> {key: (error_code, error_message, value)}``.

@@ -129,12 +129,12 @@ def topic_partitions(bootstrap_servers: str, topic: str, timeout: float) -> List
     when the topic does not exist and :class:`~kafka.errors.KafkaTimeoutError`
     when the cluster answers but not in time.
     """
-    from kafka.client import KafkaClient
+    from kafka.client.routing import RoutingClient
 
     servers = split_servers(bootstrap_servers)
     if not servers:
         raise errors.KafkaConfigurationError("--bootstrap-server is empty")
-    client = KafkaClient(bootstrap_servers=servers, request_timeout_ms=int(timeout * 1000),
+    client = RoutingClient(bootstrap_servers=servers, request_timeout_ms=int(timeout * 1000),
                          allow_auto_create_topics=False)
     started = time.monotonic()
     deadline = started + timeout

@@ -200,6 +200,15 @@ class NetworkClient:
         conn = self._conns.get(node_id)
         return 0.0 if conn is None else conn.connection_delay(time.monotonic())
 
+    def connected_nodes(self) -> List[int]:
+        """The nodes that have a connection object (open, opening or in back-off)."""
+        return list(self._conns)
+
+    def write_pending(self, node_id: int) -> bool:
+        """Whether bytes queued for ``node_id`` are still waiting to be written."""
+        conn = self._conns.get(node_id)
+        return conn is not None and conn.wants_write()
+
     def connection_error(self, node_id: int) -> Optional[BaseException]:
         """Why the last connection to ``node_id`` closed, if it did."""
         conn = self._conns.get(node_id)
@@ -275,6 +284,11 @@ class NetworkClient:
             if highest is None:  # a caller's own cap may be lifted by a retry: not worth an ERROR
                 self._report_unsupported(node_id, api, exc)
             raise
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` closed the whole client."""
+        return self._closed
 
     def close(self, node_id: Optional[int] = None) -> None:
         """Close one connection, or all of them and the client."""
@@ -532,6 +546,15 @@ class NetworkClient:
         if topic not in self._topics:
             self._topics.add(topic)
             self.cluster.request_update()
+
+    def tracked_topics(self) -> Set[str]:
+        """The topics metadata refreshes ask about (a copy)."""
+        return set(self._topics)
+
+    def metadata_refresh_in_flight(self) -> Optional[Future]:
+        """The future of the metadata refresh being waited for, if one is."""
+        future = self._metadata_future
+        return future if future is not None and not future.is_done else None
 
     def set_topics(self, topics: Iterable[str]) -> None:
         """Track exactly ``topics``."""

@@ -18,7 +18,7 @@ import weakref
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from kafka import errors
-from kafka.client import KafkaClient
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD
@@ -100,7 +100,7 @@ class KafkaProducer:
     ``max_request_size``, ``request_timeout_ms``, ``delivery_timeout_ms``,
     ``max_in_flight_requests_per_connection``, ``enable_idempotence``,
     ``transactional_id``, ``retry_backoff_ms`` and the security settings of
-    :class:`~kafka.client.KafkaClient`.
+    :class:`~kafka.client.routing.RoutingClient`.
 
     ``batch_size`` defaults to 256 KiB, not kafka-python's 16 KiB: a batch
     holds only the records appended to it (nothing is allocated up front),
@@ -139,7 +139,7 @@ class KafkaProducer:
             idempotent = self._acks == -1
         self._idempotent = bool(idempotent)
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
-        self._client = KafkaClient(**client_config)
+        self._client = RoutingClient(**client_config)
         self._metadata_changed = threading.Condition()
         self._client.cluster.add_listener(self._on_metadata)
         self._partitioner = self.config["partitioner"] or DefaultPartitioner()

@@ -14,7 +14,8 @@ import time
 from typing import Any, Callable, Dict, List, Optional
 
 from kafka import errors
-from kafka.client import KafkaClient, topic_ids
+from kafka.client import topic_ids
+from kafka.client.routing import RoutingClient
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import ProducerBatch
 from kafka.producer.idempotence import ProducerIdentity
@@ -32,7 +33,7 @@ _UNKNOWN_PRODUCER_ID = errors.UnknownProducerIdError
 class Sender(threading.Thread):
     """Background thread sending the accumulator's batches."""
 
-    def __init__(self, client: KafkaClient, accumulator: RecordAccumulator, *, acks: int, retries: int,
+    def __init__(self, client: RoutingClient, accumulator: RecordAccumulator, *, acks: int, retries: int,
                  request_timeout_ms: int, max_request_size: int, compression_type: int = NONE,
                  identity: Optional[ProducerIdentity] = None, guarantee_order: bool = False,
                  client_id: str = "kafkawire") -> None:

@@ -46,8 +46,8 @@ def encode_request_header(out: bytearray, api: Api, version: int, correlation_id
                           client_id: Optional[str]) -> None:
     """Append a request header (v1, or v2 for flexible versions) to ``out``."""
     out += _REQUEST_HEADER.pack(api.key, version, correlation_id)
-    # The client id keeps the classic (non-compact) string encoding in header v2.
-    T.STRING.classic.write(out, client_id)
+    # The client id keeps the plain (non-compact) string encoding in header v2.
+    T.STRING.plain.write(out, client_id)
     if api.request_header_version(version) >= 2:
         out.append(0)  # no tagged fields
 
@@ -315,7 +315,7 @@ def decode_request_header(frame: bytes, flexible_lookup: Any) -> Tuple[RequestHe
     """
     try:
         api_key, version, cid = _REQUEST_HEADER.unpack_from(frame, 0)
-        client_id, pos = T.STRING.classic.read(frame, _REQUEST_HEADER.size)
+        client_id, pos = T.STRING.plain.read(frame, _REQUEST_HEADER.size)
     except (struct.error, T.DecodeError) as exc:
         raise ProtocolError("bad request header: %s" % exc) from None
     if flexible_lookup(api_key, version):

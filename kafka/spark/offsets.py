@@ -15,7 +15,7 @@ import re
 from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple
 
 from kafka import errors
-from kafka.client import KafkaClient
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.consumer.fetcher import Fetcher
 from kafka.consumer.subscription import SubscriptionState
@@ -72,7 +72,7 @@ class OffsetReader:
         config.setdefault("request_timeout_ms", 30000)
         self.timeout_ms = config["request_timeout_ms"]
         self.read_committed = options.client.get("isolation_level") == "read_committed"
-        self.client = KafkaClient(**config)
+        self.client = RoutingClient(**config)
         self._looked_up = False
         self._fetcher = Fetcher(self.client, SubscriptionState(),
                                 isolation_level=options.client.get("isolation_level", "read_uncommitted"))

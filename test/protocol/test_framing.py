@@ -36,7 +36,7 @@ def test_request_header_v2_bytes():
         "00000013"     # frame length: 19
         "0012" "0003"  # api key 18, version 3
         "00000007"     # correlation id
-        "0002" "6b77"  # client id stays a classic string in header v2
+        "0002" "6b77"  # client id stays a plain (non-compact) string in header v2
         "00"           # header tagged fields: none
         "03" "6b77"    # client_software_name: compact string, length+1 = 3
         "02" "31"      # client_software_version "1"
@@ -77,7 +77,7 @@ def test_unsupported_version_answer_is_read_in_v0_layout():
     frame = bytes.fromhex(
         "00000010" "00000000"
         "0023"                 # UNSUPPORTED_VERSION
-        "00000001"             # classic array of 1 (v0 layout)
+        "00000001"             # plain array of 1 (v0 layout)
         "0012" "0000" "0002"   # the broker supports ApiVersions v0-2
     )
     [response] = framer.receive_data(frame)
