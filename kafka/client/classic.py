@@ -202,7 +202,7 @@ class ClassicClientMixin:
         self.correlation_id = correlation_id
         self._reset_all_at = -1
         self._reset_at: Dict[str, int] = {}
-        super().__init__(**configs)  # type: ignore[call-arg]
+        super().__init__(**configs)
 
     # -- classic attributes -----------------------------------------------------------
 
@@ -394,7 +394,7 @@ class ClassicClientMixin:
         ``topics`` every topic of the cluster is loaded and topic errors are
         only logged. Partition-level errors are never raised.
         """
-        callers = {}
+        callers: Dict[str, Any] = {}
         for topic in topics:
             callers.setdefault(_name(topic), topic)
         names = list(callers)
@@ -955,7 +955,7 @@ class ClassicClientMixin:
         Suitable for another thread (the copy connects when first used;
         :meth:`reinit` is accepted, as in 0.9.x, but not needed).
         """
-        twin = type(self)(**self._engine_config())
+        twin: Any = type(self)(**self._engine_config())  # a NetworkClient too
         twin.hosts = list(self.hosts)
         twin.correlation_id = self.correlation_id
         for topic in sorted(self._topics):
@@ -970,7 +970,7 @@ class ClassicClientMixin:
         """
         if self._closed:
             topics = sorted(self._topics)
-            super().__init__(**self._engine_config())  # type: ignore[call-arg]
+            super().__init__(**self._engine_config())
             self._reset_all_at = -1
             self._reset_at = {}
             for topic in topics:

@@ -497,6 +497,7 @@ class NetworkClient:
         if not self.ready(node_id):
             return
         version = self.api_version(METADATA, node_id)
+        topics: Optional[List[Any]]
         if self._all_topics:
             topics = None if version >= 1 else []  # v0 spells "all topics" as an empty list
         else:

@@ -25,7 +25,7 @@ import socket
 import ssl
 import time
 from collections import deque
-from typing import Any, Deque, Dict, List, Optional, Tuple
+from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from kafka.errors import (
     IllegalStateError,
@@ -97,7 +97,8 @@ def resolve_addresses(host: str, port: int) -> List[Tuple[int, Tuple[Any, ...]]]
         infos = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
         raise KafkaConnectionError("cannot resolve %s: %s" % (host, exc)) from None
-    seen, out = set(), []
+    seen: Set[Tuple[int, Tuple[Any, ...]]] = set()
+    out: List[Tuple[int, Tuple[Any, ...]]] = []
     for family, _type, _proto, _name, sockaddr in infos:
         key = (family, sockaddr[:2])
         if key not in seen:
@@ -177,7 +178,8 @@ class BrokerConnection:
 
     def can_send_more(self) -> bool:
         """Whether another request fits in the pipeline."""
-        return len(self._in_flight) < self.config["max_in_flight_requests_per_connection"]
+        limit: int = self.config["max_in_flight_requests_per_connection"]
+        return len(self._in_flight) < limit
 
     def wants_write(self) -> bool:
         """Whether the selector should wait for writability."""
@@ -347,6 +349,7 @@ class BrokerConnection:
         self._handshake_future = None
         if response.error_code:
             cls = for_code(response.error_code)
+            assert cls is not None  # the code is not 0
             self.close(cls("broker %s:%d does not enable SASL mechanism %s (enabled: %s)" % (
                 self.host, self.port, self._sasl.name, ", ".join(response.mechanisms or ()))))
             return
@@ -362,6 +365,7 @@ class BrokerConnection:
         self._handshake_future = None
         if response.error_code:
             cls = for_code(response.error_code)
+            assert cls is not None  # the code is not 0
             # error_message is the broker's text; it never contains our secret.
             self.close(cls("SASL %s authentication with %s:%d failed: %s" % (
                 self._sasl.name, self.host, self.port, response.error_message or "")))
@@ -593,10 +597,10 @@ class BrokerConnection:
                 entry.future.failure(failure)
 
     def _backoff(self) -> float:
-        base = self.config["reconnect_backoff_ms"]
-        cap = self.config["reconnect_backoff_max_ms"]
+        base: float = self.config["reconnect_backoff_ms"]
+        cap: float = self.config["reconnect_backoff_max_ms"]
         exponent = min(max(self._failures - 1, 0), 30)
-        backoff = min(base * (2 ** exponent), cap)
+        backoff: float = min(base * (2 ** exponent), cap)
         return backoff * random.uniform(0.8, 1.2) / 1000.0
 
 

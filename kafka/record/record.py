@@ -1,6 +1,6 @@
 """The value objects handed out by the record readers and builders.
 
-They are tuples (``collections.namedtuple``) because a tuple is the cheapest
+They are tuples (``typing.NamedTuple``, hence ``collections.namedtuple``) because a tuple is the cheapest
 object CPython can build: the readers construct them with ``tuple.__new__``
 directly, without a Python-level ``__init__``.
 """
@@ -8,8 +8,7 @@ directly, without a Python-level ``__init__``.
 from __future__ import annotations
 
 import struct
-from collections import namedtuple
-from typing import Optional, Tuple, Union
+from typing import NamedTuple, Optional, Tuple, Union
 
 from kafka.errors import CorruptRecordError
 
@@ -68,9 +67,7 @@ class ControlRecordType:
     }
 
 
-class Record(
-    namedtuple("Record", ["offset", "timestamp", "timestamp_type", "key", "value", "headers"])
-):
+class Record(NamedTuple):
     """One record read from a batch.
 
     Attributes:
@@ -85,25 +82,15 @@ class Record(
             record.
     """
 
-    __slots__ = ()
+    offset: int
+    timestamp: int
+    timestamp_type: int
+    key: Optional[bytes]
+    value: Optional[bytes]
+    headers: Tuple[Header, ...]
 
 
-class ControlRecord(
-    namedtuple(
-        "ControlRecord",
-        [
-            "offset",
-            "timestamp",
-            "timestamp_type",
-            "key",
-            "value",
-            "headers",
-            "control_type",
-            "version",
-            "coordinator_epoch",
-        ],
-    )
-):
+class ControlRecord(NamedTuple):
     """A record of a control batch (transaction markers and KRaft records).
 
     Besides the fields of :class:`Record` it carries the decoded key:
@@ -112,7 +99,15 @@ class ControlRecord(
     ``coordinator_epoch`` from the value (``None`` for other types).
     """
 
-    __slots__ = ()
+    offset: int
+    timestamp: int
+    timestamp_type: int
+    key: Optional[bytes]
+    value: Optional[bytes]
+    headers: Tuple[Header, ...]
+    control_type: int
+    version: int
+    coordinator_epoch: Optional[int]
 
     @property
     def is_commit(self) -> bool:
