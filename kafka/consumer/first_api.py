@@ -347,7 +347,7 @@ class FirstApiMixin:
         self._keep_old_options(merged)
         self.close(autocommit=False)  # type: ignore[attr-defined]
         self.__dict__.pop("_first_api_state", None)
-        type(self).__init__(self, **merged)  # type: ignore[misc]
+        type(self).__init__(self, **merged)
 
 
 __all__ = ["FirstApiMixin", "OFFSET_GROUPS"]

@@ -293,7 +293,7 @@ class KafkaConsumer(FirstApiMixin):
             if not state.has_valid_position:
                 # Its leader is unknown or unreachable for now: wait out the retry back-off.
                 self._client.poll(timeout_ms=min(max(left, 0.0), self.config["retry_backoff_ms"]))
-        return state.position  # type: ignore[return-value]
+        return state.position
 
     def highwater(self, partition: TopicPartition) -> Optional[int]:
         """The high watermark last seen for ``partition`` (None before a fetch returned)."""

@@ -186,7 +186,7 @@ class MultiProcessConsumer(Consumer):
         try:
             for chunk in chunks:
                 options = dict(simple_consumer_options, partitions=chunk)
-                proc = context.Process(target=_mp_consume, name="kafka-mp-consumer",
+                proc = context.Process(target=_mp_consume,  # type: ignore[attr-defined]  # every concrete context has it name="kafka-mp-consumer",
                                        args=(config, self.group, self.topic, self.queue, self.size, self.events),
                                        kwargs=options, daemon=True)
                 proc.start()

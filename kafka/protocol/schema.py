@@ -139,6 +139,8 @@ class StructValue(metaclass=_StructMeta):
         # The fields are slots of the generated subclasses.
         def __getattr__(self, name: str) -> Any: ...
 
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
 
 #: Reads one struct value from (buffer, position); returns it and the next position.
 StructReader = Callable[[bytes, int], Tuple[StructValue, int]]
