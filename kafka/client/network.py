@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 from kafka import errors
 from kafka.cluster import ClusterMetadata
 from kafka.conn.blocking import parse_address
-from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG
+from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, ResponseFuture
 from kafka.conn.tls import build_ssl_context, check_security_protocol, uses_sasl
 from kafka.future import Future
 from kafka.protocol.apis import METADATA, api_for
@@ -116,7 +116,7 @@ class NetworkClient:
         self._woken = False
         self._topics: Set[str] = set()
         self._all_topics = False
-        self._metadata_future: Optional[Future] = None
+        self._metadata_future: Optional[ResponseFuture] = None
         self._closed = False
 
     def __repr__(self) -> str:
@@ -274,7 +274,7 @@ class NetworkClient:
     # -- sending ---------------------------------------------------------------------
 
     def send(self, node_id: int, request: Any, api: Optional[Api] = None, version: Optional[int] = None,
-             expect_response: bool = True, timeout_ms: Optional[float] = None) -> Future:
+             expect_response: bool = True, timeout_ms: Optional[float] = None) -> ResponseFuture:
         """Send ``request`` to ``node_id``; the future resolves with the response body.
 
         ``api`` is found from the request's class when not given. Fails the
@@ -313,7 +313,7 @@ class NetworkClient:
         except OSError:
             pass
 
-    def poll(self, timeout_ms: Optional[float] = None, future: Optional[Future] = None) -> None:
+    def poll(self, timeout_ms: Optional[float] = None, future: Optional[Future[Any]] = None) -> None:
         """Do network I/O for up to ``timeout_ms`` (returns early when ``future`` is done)."""
         timeout = self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms
         deadline = time.monotonic() + timeout / 1000.0
@@ -333,10 +333,10 @@ class NetworkClient:
                 return
 
     @staticmethod
-    def _resolve(future: Future, response: Any) -> None:
+    def _resolve(future: ResponseFuture, response: Any) -> None:
         future.success(response)
 
-    def _poll_once(self, deadline: float, future: Optional[Future]) -> List[Tuple[Future, Any]]:
+    def _poll_once(self, deadline: float, future: Optional[Future[Any]]) -> List[Tuple[ResponseFuture, Any]]:
         now = time.monotonic()
         self._maybe_update_metadata(now)
         with self._lock:
@@ -348,7 +348,7 @@ class NetworkClient:
             events = self._selector.select(wait)
         except (OSError, ValueError):
             events = []
-        completed: List[Tuple[Future, Any]] = []
+        completed: List[Tuple[ResponseFuture, Any]] = []
         with self._lock:
             for key, mask in events:
                 node_id = key.data

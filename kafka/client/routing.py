@@ -19,6 +19,7 @@ from kafka import errors
 from kafka.client import topic_ids
 from kafka.client.network import NetworkClient
 from kafka.cluster import COORDINATOR_GROUP, COORDINATOR_TRANSACTION
+from kafka.conn.connection import ResponseFuture
 from kafka.future import Future
 from kafka.protocol.apis import FIND_COORDINATOR
 from kafka.protocol.schema import Api
@@ -67,7 +68,7 @@ class RoutingClient(NetworkClient):
             self.poll(timeout_ms=min(self._left_ms(deadline), 50.0))
         return True
 
-    def wait_for(self, future: Future, timeout_ms: Optional[float] = None) -> Any:
+    def wait_for(self, future: Future[Any], timeout_ms: Optional[float] = None) -> Any:
         """Poll until ``future`` resolves; return its value or raise its failure."""
         deadline = self._deadline(timeout_ms)
         while not future.is_done:
@@ -304,7 +305,7 @@ class RoutingClient(NetworkClient):
                     stale = stale or exc.invalid_metadata
                     continue
                 groups.setdefault(leader, []).append(index)
-            sent: List[Tuple[int, List[int], Future]] = []
+            sent: List[Tuple[int, List[int], ResponseFuture]] = []
             for node_id, indexes in groups.items():
                 try:
                     if not self.await_ready(node_id, min(self._left_ms(deadline),

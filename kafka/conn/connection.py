@@ -42,7 +42,7 @@ from kafka.future import Future
 from kafka.protocol.apis import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kafka.protocol.framing import DEFAULT_MAX_FRAME_SIZE, ClientFramer
 from kafka.protocol.negotiate import VersionTable, api_versions_request, api_versions_retry_version
-from kafka.protocol.schema import Api
+from kafka.protocol.schema import Api, StructValue
 from kafka.conn.tls import uses_sasl, uses_tls
 
 log = logging.getLogger(__name__)
@@ -75,12 +75,17 @@ DEFAULT_CONNECTION_CONFIG: Dict[str, Any] = {
 }
 
 
+#: Resolves with the decoded response body; with None for a request sent
+#: without expecting a response (Produce with acks=0).
+ResponseFuture = Future[Optional[StructValue]]
+
+
 class InFlight:
     """A request awaiting its response."""
 
     __slots__ = ("correlation_id", "api", "version", "future", "sent_at", "internal", "timeout")
 
-    def __init__(self, correlation_id: int, api: Api, version: int, future: Future, sent_at: float,
+    def __init__(self, correlation_id: int, api: Api, version: int, future: ResponseFuture, sent_at: float,
                  internal: bool = False, timeout: Optional[float] = None) -> None:
         self.correlation_id = correlation_id
         self.api = api
@@ -146,7 +151,7 @@ class BrokerConnection:
         self._setup_deadline = 0.0
         self._api_versions_version = API_VERSIONS.max_version
         self._sasl: Any = None
-        self._handshake_future: Optional[Future] = None
+        self._handshake_future: Optional[ResponseFuture] = None
         self._handshake_wants_write = True
 
     def __repr__(self) -> str:
@@ -395,7 +400,7 @@ class BrokerConnection:
 
     def send(self, api: Api, request: Any, version: Optional[int] = None,
              expect_response: bool = True, now: Optional[float] = None,
-             timeout_ms: Optional[float] = None) -> Future:
+             timeout_ms: Optional[float] = None) -> ResponseFuture:
         """Queue ``request``; the future resolves with the decoded response body.
 
         The version is the highest both sides support unless given. With
@@ -406,7 +411,7 @@ class BrokerConnection:
         ``request_timeout_ms`` for this request (a JoinGroup may wait for
         the whole rebalance timeout).
         """
-        future = Future()
+        future: ResponseFuture = Future()
         if self.state != CONNECTED:
             return future.failure(NodeNotReadyError("node %s is not connected (%s)" % (self.node_id, self.state)))
         try:
@@ -421,8 +426,8 @@ class BrokerConnection:
         return future
 
     def _queue(self, api: Api, version: int, request: Any, expect_response: bool = True,
-               future: Optional[Future] = None, now: Optional[float] = None, internal: bool = False,
-               timeout: Optional[float] = None) -> Future:
+               future: Optional[ResponseFuture] = None, now: Optional[float] = None, internal: bool = False,
+               timeout: Optional[float] = None) -> ResponseFuture:
         future = future or Future()
         cid, frame = self._framer.send_request(api, version, request, expect_response)
         self._out.append(frame)
@@ -438,7 +443,7 @@ class BrokerConnection:
         """Fire-and-forget requests whose frame is not fully written yet."""
         return len(self._unwritten)
 
-    def send_pending(self) -> List[Tuple[Future, Any]]:
+    def send_pending(self) -> List[Tuple[ResponseFuture, Any]]:
         """Write as much queued data as the socket accepts.
 
         Returns (future, None) pairs of the fire-and-forget requests whose
@@ -469,17 +474,17 @@ class BrokerConnection:
             return []
         return self._take_written()
 
-    def _take_written(self) -> List[Tuple[Future, Any]]:
+    def _take_written(self) -> List[Tuple[ResponseFuture, Any]]:
         unwritten = self._unwritten
         if not unwritten or unwritten[0][0] > self._written_bytes:
             return []
         written = self._written_bytes
-        done: List[Tuple[Future, Any]] = []
+        done: List[Tuple[ResponseFuture, Any]] = []
         while unwritten and unwritten[0][0] <= written:
             done.append((unwritten.popleft()[1].future, None))
         return done
 
-    def recv(self) -> List[Tuple[Future, Any]]:
+    def recv(self) -> List[Tuple[ResponseFuture, Any]]:
         """Read what the socket has; return (future, response) pairs completed.
 
         The futures of callers' requests are not resolved here: the caller
@@ -488,7 +493,7 @@ class BrokerConnection:
         """
         if self.sock is None or self.state in (DISCONNECTED, CONNECTING, HANDSHAKE):
             return []
-        completed: List[Tuple[Future, Any]] = []
+        completed: List[Tuple[ResponseFuture, Any]] = []
         while self.sock is not None:
             try:
                 data = self.sock.recv(_RECV_SIZE)

@@ -492,8 +492,9 @@ class ClassicMembership:
                 return  # the membership was reset meanwhile: this answer is for a dead member
             self._sync_future = None
         exc: Optional[BaseException] = future.exception
-        if exc is None and future.value.error_code:
-            cls = errors.for_code(future.value.error_code)
+        response: Any = future.value  # the SyncGroup response when exc is None
+        if exc is None and response.error_code:
+            cls = errors.for_code(response.error_code)
             exc = cls("SyncGroup of group %s" % self.group_id)  # type: ignore[misc]
         if exc is not None:
             with self.lock:
@@ -517,7 +518,7 @@ class ClassicMembership:
             else:
                 raise exc
             return
-        data = future.value.assignment
+        data = response.assignment
         try:
             assignment = decode_assignment(data) if data else _Asg(assigned_partitions=[], user_data=None)
         except errors.ProtocolError as exc:
