@@ -6,14 +6,16 @@ that resolves it; callbacks added afterwards run at once in the caller's
 thread. :meth:`~Future.get` blocks, with a timeout, until resolution.
 
 ``Future[T]`` is the type of a future resolved with a ``T`` (generic for
-type checkers only: nothing is checked at runtime).
+type checkers only: nothing is checked at runtime). :class:`FutureLike`
+describes it and the producer's
+:class:`~kafka.producer.future.FutureRecordMetadata` alike.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Dict, Generic, List, Optional, Tuple, Type, TypeVar, Union, cast
+from typing import Any, Callable, Dict, Generic, List, Optional, Protocol, Tuple, Type, TypeVar, Union, cast
 
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 
@@ -22,9 +24,35 @@ log = logging.getLogger(__name__)
 _PENDING = object()
 
 T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 # A callback with the arguments given before the value (or exception), and keyword arguments.
 _Callback = Tuple[Callable[..., Any], Tuple[Any, ...], Dict[str, Any]]
+
+
+class FutureLike(Protocol[T_co]):
+    """What every future of the library offers (a type for annotations only)."""
+
+    @property
+    def is_done(self) -> bool: ...
+
+    @property
+    def value(self) -> Optional[T_co]: ...
+
+    @property
+    def exception(self) -> Optional[BaseException]: ...
+
+    def succeeded(self) -> bool: ...
+
+    def failed(self) -> bool: ...
+
+    def get(self, timeout: Optional[float] = None) -> T_co: ...
+
+    def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureLike[T_co]": ...
+
+    def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureLike[T_co]": ...
+
+    def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureLike[T_co]": ...
 
 
 class Future(Generic[T]):

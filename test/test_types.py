@@ -36,7 +36,7 @@ from typing import Dict, Optional
 from typing_extensions import assert_type
 
 from kafka import KafkaProducer
-from kafka.future import Future
+from kafka.future import Future, FutureLike
 from kafka.producer.future import FutureRecordMetadata, RecordMetadata
 
 future: Future[int] = Future()
@@ -53,6 +53,12 @@ assert_type(sent, FutureRecordMetadata)
 assert_type(sent.get(timeout=10), RecordMetadata)
 assert_type(sent.get().offset, int)
 assert_type(sent.add_callback(print), FutureRecordMetadata)
+
+# Both kinds of future are FutureLike.
+any_future: FutureLike[object] = future
+any_future = sent
+metadata: FutureLike[RecordMetadata] = sent
+assert_type(metadata.get(), RecordMetadata)
 '''
 
 
