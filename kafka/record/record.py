@@ -68,25 +68,21 @@ class ControlRecordType:
 
 
 class Record(NamedTuple):
-    """One record read from a batch.
+    """One record read from a batch."""
 
-    Attributes:
-        offset: absolute offset of the record in its partition.
-        timestamp: milliseconds since the epoch; ``-1`` for message format v0.
-        timestamp_type: a :class:`TimestampType` value.
-        key: the key bytes, or ``None``.
-        value: the value bytes, or ``None`` (a tombstone).
-        headers: a tuple of ``(str, bytes | None)`` pairs, ``()`` when the
-            record has none (always before v2).  A tuple, not a list: records
-            read are immutable, and one shared empty tuple costs nothing per
-            record.
-    """
-
+    #: Absolute offset of the record in its partition.
     offset: int
+    #: Milliseconds since the epoch; ``-1`` for message format v0.
     timestamp: int
+    #: A :class:`TimestampType` value.
     timestamp_type: int
+    #: The key bytes, or ``None``.
     key: Optional[bytes]
+    #: The value bytes, or ``None`` (a tombstone).
     value: Optional[bytes]
+    #: A tuple of ``(str, bytes | None)`` pairs, ``()`` when the record has
+    #: none (always before v2). A tuple, not a list: records read are
+    #: immutable, and one shared empty tuple costs nothing per record.
     headers: Tuple[Header, ...]
 
 
