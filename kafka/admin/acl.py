@@ -84,7 +84,8 @@ def _enum(cls: Type[_E], value: Any, what: str) -> _E:
 
 
 # Values that only a filter may use.
-_FILTER_ONLY: Dict[str, Set[IntEnum]] = {"resource_type": {ResourceType.ANY}, "pattern_type": {ACLResourcePatternType.ANY,
+_FILTER_ONLY: Dict[str, Set[IntEnum]]
+_FILTER_ONLY = {"resource_type": {ResourceType.ANY}, "pattern_type": {ACLResourcePatternType.ANY,
                                                                        ACLResourcePatternType.MATCH},
                 "operation": {ACLOperation.ANY}, "permission_type": {ACLPermissionType.ANY}}
 

@@ -349,7 +349,8 @@ class RoutingClient(NetworkClient):
                 if getattr(error, "retriable", False):
                     retry.append(index)
                     # An unreachable leader may have moved or left: look again.
-                    stale = stale or getattr(error, "invalid_metadata", False) or isinstance(error, errors.NodeNotReadyError)
+                    stale = stale or getattr(error, "invalid_metadata", False) or \
+                        isinstance(error, errors.NodeNotReadyError)
             if retry and (attempt > retries or time.monotonic() >= deadline):
                 retry = []
             if not retry:

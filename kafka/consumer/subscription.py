@@ -173,7 +173,8 @@ class SubscriptionState:
         try:
             return self._assignment[tp]
         except KeyError:
-            raise errors.IllegalStateError("%s-%d is not assigned to this consumer" % (tp.topic, tp.partition)) from None
+            raise errors.IllegalStateError("%s-%d is not assigned to this consumer"
+                                           % (tp.topic, tp.partition)) from None
 
     # -- positions --------------------------------------------------------------------------
 

@@ -137,7 +137,7 @@ class ScramMechanism(SaslMechanism):
         self._hash = SCRAM_HASHES[mechanism]
         self._raw_password = password
         self._options: Dict[str, Any] = dict(min_iterations=min_iterations, max_iterations=max_iterations,
-                             saslprep=saslprep, token_auth=token_auth)
+                                             saslprep=saslprep, token_auth=token_auth)
         self._min_iterations = min_iterations
         self._max_iterations = max_iterations
         self._token_auth = token_auth

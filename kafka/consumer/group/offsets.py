@@ -185,7 +185,8 @@ class OffsetCommitter:
             log.debug("group %s: retrying offset commit after %s", self.group_id, last)
             self.link.client.poll(timeout_ms=min(self.backoff * 1000.0, left_ms(deadline)))
 
-    def commit_async(self, offsets: Mapping[Any, Any], callback: Optional[Callable[..., Any]] = None) -> Future[Dict[TopicPartition, OffsetAndMetadata]]:
+    def commit_async(self, offsets: Mapping[Any, Any],
+                     callback: Optional[Callable[..., Any]] = None) -> Future[Dict[TopicPartition, OffsetAndMetadata]]:
         """Commit without waiting. Not retried (a retry could land after a later commit).
 
         ``callback(offsets, exception_or_None)`` runs in the application's
@@ -218,7 +219,8 @@ class OffsetCommitter:
             except Exception:  # user code
                 log.exception("offset commit callback %r raised", callback)
 
-    def _commit_when_ready(self, offsets: Dict[TopicPartition, OffsetAndMetadata], call: int) -> Future[Dict[TopicPartition, OffsetAndMetadata]]:
+    def _commit_when_ready(self, offsets: Dict[TopicPartition, OffsetAndMetadata],
+                           call: int) -> Future[Dict[TopicPartition, OffsetAndMetadata]]:
         outcome: Future[Dict[TopicPartition, OffsetAndMetadata]] = Future()
         give_up = time.monotonic() + self.request_timeout_ms / 1000.0
         # Resolved by :meth:`drive`, called from the coordinator's poll.
