@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import platform
 import zlib
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union, cast
 
 BytesLike = Union[bytes, bytearray, memoryview]
 
@@ -239,7 +239,8 @@ def _crc32c_from_crc32c_package() -> Optional[Callable[[BytesLike, int], int]]:
         from crc32c import crc32c as function
     except ImportError:
         return None
-    return function
+    # Any to mypy where crc32c is not installed.
+    return cast(Callable[[BytesLike, int], int], function)
 
 
 def _crc32c_from_crcmod() -> Optional[Callable[[BytesLike, int], int]]:

@@ -1,8 +1,9 @@
 """The value objects handed out by the record readers and builders.
 
-They are tuples (``typing.NamedTuple``, hence ``collections.namedtuple``) because a tuple is the cheapest
-object CPython can build: the readers construct them with ``tuple.__new__``
-directly, without a Python-level ``__init__``.
+They are tuples (``typing.NamedTuple``, so ``collections.namedtuple``)
+because a tuple is the cheapest object CPython can build: the readers
+construct them with ``tuple.__new__`` directly, without a Python-level
+``__init__``.
 """
 
 from __future__ import annotations
