@@ -7,7 +7,26 @@ They are loaded on first use, so ``import kafka`` stays cheap.
 """
 
 from importlib import import_module
-from typing import Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List
+
+if TYPE_CHECKING:
+    # What __getattr__ below loads, as type checkers should see it.
+    # TODO: the 0.9 names (kafka.legacy, kafka.conn.legacy, kafka.protocol.legacy) once they have moved.
+    from kafka.admin import ConfigResource as ConfigResource
+    from kafka.admin import ConfigResourceType as ConfigResourceType
+    from kafka.admin import KafkaAdminClient as KafkaAdminClient
+    from kafka.admin import NewPartitions as NewPartitions
+    from kafka.admin import NewTopic as NewTopic
+    from kafka.client import KafkaClient as KafkaClient
+    from kafka.consumer import KafkaConsumer as KafkaConsumer
+    from kafka.simple.partitioner import HashedPartitioner as HashedPartitioner
+    from kafka.simple.partitioner import LegacyPartitioner as LegacyPartitioner
+    from kafka.simple.partitioner import Murmur2Partitioner as Murmur2Partitioner
+    from kafka.simple.partitioner import RoundRobinPartitioner as RoundRobinPartitioner
+    from kafka.producer import KafkaProducer as KafkaProducer
+    from kafka.structs import BrokerMetadata as BrokerMetadata
+    from kafka.structs import OffsetAndMetadata as OffsetAndMetadata
+    from kafka.structs import TopicPartition as TopicPartition
 
 from kafka import _moved
 

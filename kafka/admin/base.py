@@ -207,6 +207,7 @@ class AdminBase:
     def _metadata(self, topics: Optional[Sequence[str]], timeout_ms: Optional[float] = None) -> Any:
         """A Metadata response for ``topics`` (all topics when None), never creating topics."""
         def build(version: int) -> Any:
+            names: Optional[List[Any]]
             if topics is None:
                 names = None if version >= 1 else []
             else:

@@ -155,9 +155,10 @@ def topic_partitions(bootstrap_servers: str, topic: str, timeout: float) -> List
         code = client.cluster.topic_error(topic)
         if code:
             error = errors.for_code(code)
+            assert error is not None  # the code is not 0
             if error is errors.UnknownTopicOrPartitionError:
                 raise errors.UnknownTopicOrPartitionError("topic {0!r} does not exist".format(topic))
-            raise error("topic {0!r}: {1}".format(topic, error.__name__))  # type: ignore[misc, operator]
+            raise error("topic {0!r}: {1}".format(topic, error.__name__))
         return sorted(client.cluster.partitions_for_topic(topic) or ())
     finally:
         client.close()

@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 from kafka import errors
 from kafka.cluster import ClusterMetadata
 from kafka.conn.blocking import parse_address
-from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, is_permanent_failure
+from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, ResponseFuture, is_permanent_failure
 from kafka.conn.tls import build_ssl_context, check_security_protocol, uses_sasl
 from kafka.future import Future
 from kafka.protocol.apis import METADATA, api_for
@@ -116,7 +116,7 @@ class NetworkClient:
         self._woken = False
         self._topics: Set[str] = set()
         self._all_topics = False
-        self._metadata_future: Optional[Future] = None
+        self._metadata_future: Optional[ResponseFuture] = None
         self._closed = False
         # (node id, api key) pairs whose missing version was already logged.
         self._reported_unsupported: Set[Tuple[int, int]] = set()
@@ -347,7 +347,7 @@ class NetworkClient:
     # -- sending ---------------------------------------------------------------------
 
     def send(self, node_id: int, request: Any, api: Optional[Api] = None, version: Optional[int] = None,
-             expect_response: bool = True, timeout_ms: Optional[float] = None) -> Future:
+             expect_response: bool = True, timeout_ms: Optional[float] = None) -> ResponseFuture:
         """Send ``request`` to ``node_id``; the future resolves with the response body.
 
         ``api`` is found from the request's class when not given. Fails the
@@ -388,7 +388,7 @@ class NetworkClient:
         except OSError:
             pass
 
-    def poll(self, timeout_ms: Optional[float] = None, future: Optional[Future] = None) -> None:
+    def poll(self, timeout_ms: Optional[float] = None, future: Optional[Future[Any]] = None) -> None:
         """Do network I/O for up to ``timeout_ms`` (returns early when ``future`` is done)."""
         timeout = self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms
         deadline = time.monotonic() + timeout / 1000.0
@@ -408,10 +408,10 @@ class NetworkClient:
                 return
 
     @staticmethod
-    def _resolve(future: Future, response: Any) -> None:
+    def _resolve(future: ResponseFuture, response: Any) -> None:
         future.success(response)
 
-    def _poll_once(self, deadline: float, future: Optional[Future]) -> List[Tuple[Future, Any]]:
+    def _poll_once(self, deadline: float, future: Optional[Future[Any]]) -> List[Tuple[ResponseFuture, Any]]:
         now = time.monotonic()
         self._maybe_update_metadata(now)
         with self._lock:
@@ -423,7 +423,7 @@ class NetworkClient:
             events = self._selector.select(wait)
         except (OSError, ValueError):
             events = []
-        completed: List[Tuple[Future, Any]] = []
+        completed: List[Tuple[ResponseFuture, Any]] = []
         with self._lock:
             for key, mask in events:
                 node_id = key.data
@@ -551,7 +551,7 @@ class NetworkClient:
         """The topics metadata refreshes ask about (a copy)."""
         return set(self._topics)
 
-    def metadata_refresh_in_flight(self) -> Optional[Future]:
+    def metadata_refresh_in_flight(self) -> Optional[ResponseFuture]:
         """The future of the metadata refresh being waited for, if one is."""
         future = self._metadata_future
         return future if future is not None and not future.is_done else None
@@ -588,6 +588,7 @@ class NetworkClient:
             # either. Retry after the back-off.
             self.cluster.failed_update(exc, now)
             return
+        topics: Optional[List[Any]]
         if self._all_topics:
             topics = None if version >= 1 else []  # v0 spells "all topics" as an empty list
         else:

@@ -10,7 +10,6 @@ error code; a failure of the whole call fails every future of that call.
 from __future__ import annotations
 
 import concurrent.futures
-import inspect
 import logging
 import threading
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
@@ -104,12 +103,7 @@ def _admin_settings(config: Any) -> Dict[str, Any]:
     """
     from kafka.admin.base import ADMIN_CONFIG, CLIENT_CONFIG
 
-    common = confmod._common_settings
-    # The helper later gained a ``role`` argument; accept either form.
-    if len(inspect.signature(common).parameters) > 1:
-        settings = common(config, "admin")  # type: ignore[call-arg]
-    else:
-        settings = common(config)
+    settings = confmod._common_settings(config, "admin")
     accepted = set(CLIENT_CONFIG) | set(ADMIN_CONFIG)
     return {k: v for k, v in settings.items() if k in accepted and v is not None}
 

@@ -21,14 +21,14 @@ def list_offsets(engine: Any, items: Sequence[Tuple[TopicPartition, int]],
                  isolation_level: int, timeout_ms: float) -> Dict[TopicPartition, Any]:
     """``{TopicPartition: ListOffsetsResultInfo or exception}`` for ``(partition, timestamp spec)`` items."""
     R = LIST_OFFSETS.Request
-    P = R.ListOffsetsTopic.ListOffsetsPartition  # type: ignore[attr-defined]
+    P = R.ListOffsetsTopic.ListOffsetsPartition
 
     def build(node: int, version: int, batch: List[Tuple[EngineTP, Any]]) -> Any:
         topics: Dict[str, List[Any]] = {}
         for tp, ts in batch:
             topics.setdefault(tp.topic, []).append(P(partition_index=tp.partition, timestamp=ts))
         return R(replica_id=-1, isolation_level=isolation_level,
-                 topics=[R.ListOffsetsTopic(name=t, partitions=ps)  # type: ignore[attr-defined]
+                 topics=[R.ListOffsetsTopic(name=t, partitions=ps)
                          for t, ps in topics.items()])
 
     def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:

@@ -29,7 +29,7 @@ from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
 from kafka.record.batch import RecordBatch
-from kafka.record.record import ControlRecordType
+from kafka.record.record import ControlRecord, ControlRecordType
 from kafka.structs import OffsetAndTimestamp, TopicPartition
 
 log = logging.getLogger(__name__)
@@ -70,7 +70,7 @@ _MIN_CHUNK = 256
 DECOMPRESSION_RATIO = 4
 
 #: What :meth:`Fetcher._records` yields instead of a batch when the poll's decompression budget is spent.
-_OUT_OF_BUDGET = ([], -1)
+_OUT_OF_BUDGET: Tuple[List[ConsumerRecord], int] = ([], -1)
 
 
 class CompletedFetch:
@@ -219,6 +219,8 @@ class Fetcher:
         for topic_response in response.responses:
             # v13+ answers name topics by the ids the request carried.
             topic = topic_ids.response_topic(topic_response, "topic", by_id)
+            if topic is None:
+                continue  # an id we did not ask about
             for part in topic_response.partitions:
                 tp = TopicPartition(topic, part.partition_index)
                 if tp not in offsets:
@@ -297,7 +299,7 @@ class Fetcher:
             elif action == REFRESH:
                 self.client.cluster.request_update()
             elif action == RAISE:
-                self._pending_error = partition_error(code, "fetching %s-%d" % tuple(tp))
+                self._pending_error = partition_error(code, "fetching %s-%d" % (tp.topic, tp.partition))
             return False  # RETRY: the next fetch asks again
         if fetch.high_watermark >= 0:
             state.highwater = fetch.high_watermark
@@ -376,7 +378,7 @@ class Fetcher:
             if batch.is_control_batch:
                 if read_committed:
                     for control in batch:
-                        if control.control_type == ControlRecordType.ABORT:
+                        if isinstance(control, ControlRecord) and control.control_type == ControlRecordType.ABORT:
                             aborted_pids.discard(batch.producer_id)
                 yield [], next_offset
                 continue

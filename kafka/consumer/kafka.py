@@ -274,7 +274,9 @@ class ModernKafkaConsumer:
             if not state.has_valid_position:
                 # Its leader is unknown or unreachable for now: wait out the retry back-off.
                 self._client.poll(timeout_ms=min(max(left, 0.0), self.config["retry_backoff_ms"]))
-        return state.position  # type: ignore[return-value]
+        position = state.position
+        assert position is not None  # has_valid_position says so
+        return position
 
     def known_position(self, partition: TopicPartition) -> Optional[int]:
         """The position of ``partition`` if it is known already (None instead of looking it up)."""
@@ -336,7 +338,7 @@ class ModernKafkaConsumer:
         """The group's last committed offset of each of ``partitions`` (None where none), in one lookup."""
         wanted = [check_topic_partition(tp) for tp in partitions]
         found = self._group().fetch_committed_offsets(wanted, timeout_ms or self.config["request_timeout_ms"])
-        return {tp: None if found.get(tp) is None else found[tp].offset for tp in wanted}  # type: ignore[union-attr]
+        return {tp: None if found.get(tp) is None else found[tp].offset for tp in wanted}
 
     def set_position_auto_commit(self, enabled: bool) -> None:
         """Whether the group's auto-commit (``enable_auto_commit``) commits the consumed positions.

@@ -154,7 +154,8 @@ class OffsetResetter:
             code, result = found
             if code:
                 cls = errors.for_code(code)
-                self._back_off(tp, cls("looking up the position of %s-%d" % tuple(tp)))  # type: ignore[misc]
+                self._back_off(tp, cls("looking up the position of %s-%d"  # type: ignore[misc]
+                                       % (tp.topic, tp.partition)))
                 continue
             if result.offset < 0:
                 self._back_off(tp, None)

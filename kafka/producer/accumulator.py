@@ -93,6 +93,7 @@ class RecordAccumulator:
                         records.append((timestamp, key, value, headers))
                         last.size += size
                         last.memory += size
+                        future: Optional[FutureRecordMetadata]
                         future = FutureRecordMetadata(last.result, len(records) - 1, timestamp,
                                                       len(key) if key else -1, len(value) if value else -1, 0)
                         return future, last.size >= last.max_size, False

@@ -30,6 +30,7 @@ from kafka.producer.record_checks import (check_headers, check_key_value, check_
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import TransactionManager
 from kafka.record import codecs
+from kafka.record.record import Header
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
 
@@ -235,7 +236,7 @@ class KafkaProducer:
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, topic: str, value: Any = None, key: Any = None, headers: Optional[Sequence[Tuple[str, bytes]]] = None,
+    def send(self, topic: str, value: Any = None, key: Any = None, headers: Optional[Sequence[Header]] = None,
              partition: Optional[int] = None, timestamp_ms: Optional[int] = None) -> FutureRecordMetadata:
         """Queue a record; return a future of its :class:`~kafka.producer.future.RecordMetadata`.
 
@@ -271,7 +272,7 @@ class KafkaProducer:
                 return future
         return self._send(topic, value, key, headers, partition, timestamp_ms)
 
-    def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Tuple[str, bytes]]],
+    def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Header]],
               partition: Optional[int], timestamp_ms: Optional[int]) -> FutureRecordMetadata:
         if self._closed:
             raise errors.IllegalStateError("cannot send: the producer is closed")

@@ -19,7 +19,7 @@ from typing import Any, Deque, List, NamedTuple, Optional, Tuple
 from kafka.errors import CorrelationIdError, FrameTooLargeError, IllegalStateError, ProtocolError
 from kafka.protocol import types as T
 from kafka.protocol.negotiate import decode_api_versions_response
-from kafka.protocol.schema import Api
+from kafka.protocol.schema import Api, StructValue
 
 _SIZE = struct.Struct(">i")
 _REQUEST_HEADER = struct.Struct(">hhi")
@@ -179,7 +179,7 @@ class Response(NamedTuple):
     correlation_id: int
     api: Api
     version: int
-    body: Any
+    body: StructValue
     request: Any
 
 

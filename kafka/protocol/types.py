@@ -323,7 +323,7 @@ def array_reader(item_read: Reader, compact: bool) -> Reader:
         # checking it first keeps a bogus count from driving a long loop.
         if n > len(buf) - pos:
             raise DecodeError("array of %d elements cannot fit in %d bytes" % (n, len(buf) - pos))
-        items = []
+        items: List[Any] = []
         append = items.append
         for _ in range(n):
             item, pos = item_read(buf, pos)

@@ -211,7 +211,7 @@ class SimpleClientMixin:
         self.correlation_id = correlation_id
         self._reset_all_at = -1
         self._reset_at: Dict[str, int] = {}
-        super().__init__(**configs)  # type: ignore[call-arg]
+        super().__init__(**configs)
 
     # -- 0.9 attributes -----------------------------------------------------------
 
@@ -403,7 +403,7 @@ class SimpleClientMixin:
         ``topics`` every topic of the cluster is loaded and topic errors are
         only logged. Partition-level errors are never raised.
         """
-        callers = {}
+        callers: Dict[str, Any] = {}
         for topic in topics:
             callers.setdefault(_name(topic), topic)
         names = list(callers)
@@ -963,7 +963,7 @@ class SimpleClientMixin:
         Suitable for another thread (the copy connects when first used;
         :meth:`reinit` is accepted, as in 0.9.x, but not needed).
         """
-        twin = type(self)(**self._engine_config())
+        twin: Any = type(self)(**self._engine_config())  # a NetworkClient too
         twin.hosts = list(self.hosts)
         twin.correlation_id = self.correlation_id
         for topic in sorted(self.tracked_topics()):  # type: ignore[attr-defined]
@@ -978,7 +978,7 @@ class SimpleClientMixin:
         """
         if self.closed:  # type: ignore[attr-defined]
             topics = sorted(self.tracked_topics())  # type: ignore[attr-defined]
-            super().__init__(**self._engine_config())  # type: ignore[call-arg]
+            super().__init__(**self._engine_config())
             self._reset_all_at = -1
             self._reset_at = {}
             for topic in topics:

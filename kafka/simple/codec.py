@@ -80,11 +80,11 @@ def _raw_snappy_compressor() -> Callable[[BytesLike], bytes]:
     # another size, which need the raw block compressor itself.
     _codecs.ensure_available(_codecs.SNAPPY)
     try:
-        import cramjam  # type: ignore[import-not-found]
+        import cramjam
 
         return lambda data: bytes(cramjam.snappy.compress_raw(bytes(data)))
     except ImportError:  # pragma: no cover - depends on the installed libraries
-        import snappy  # type: ignore[import-not-found]
+        import snappy
 
         return lambda data: snappy.compress(bytes(data))
 

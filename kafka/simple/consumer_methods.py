@@ -124,7 +124,7 @@ class FirstApiMixin:
 
     def __init__(self, *topics: str, **configs: Any) -> None:
         self._keep_old_options(configs)
-        super().__init__(*topics, **translate_options(configs))  # type: ignore[call-arg]
+        super().__init__(*topics, **translate_options(configs))
 
     # -- state ---------------------------------------------------------------------------------
 
@@ -327,7 +327,7 @@ class FirstApiMixin:
         """
         if offsets is None and self._first_api_active():
             return self._commit_task_done(timeout_ms)
-        return super().commit(offsets, timeout_ms)  # type: ignore[misc,no-any-return]
+        return super().commit(offsets, timeout_ms)  # type: ignore[misc]
 
     # -- looking offsets up -----------------------------------------------------------------------
 
@@ -394,7 +394,7 @@ class FirstApiMixin:
         self._keep_old_options(merged)
         self.close(autocommit=False)  # type: ignore[attr-defined]
         self.__dict__.pop("_first_api_state", None)
-        type(self).__init__(self, **merged)  # type: ignore[misc]
+        type(self).__init__(self, **merged)
 
 
 __all__ = ["FirstApiMixin", "OFFSET_GROUPS", "OLD_OPTION_NAMES", "OLD_ONLY_OPTIONS", "translate_options"]

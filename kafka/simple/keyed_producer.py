@@ -46,7 +46,7 @@ class KeyedProducer(Producer):
                 self.partitioners[name] = partitioner
             return partitioner.partition(key, partitions)
 
-    def send_messages(self, topic: Any, *args: Any, key: Any = _NO_KEY) -> List[Any]:  # type: ignore[override]
+    def send_messages(self, topic: Any, *args: Any, key: Any = _NO_KEY) -> List[Any]:
         """Send messages that share one key to the partition the partitioner picks for it.
 
         Both 0.9 call forms work::

@@ -186,7 +186,8 @@ class MultiProcessConsumer(Consumer):
         try:
             for chunk in chunks:
                 options = dict(simple_consumer_options, partitions=chunk)
-                proc = context.Process(target=_mp_consume, name="kafka-mp-consumer",
+                # Every concrete context has Process; typeshed's BaseContext does not.
+                proc = context.Process(target=_mp_consume, name="kafka-mp-consumer",  # type: ignore[attr-defined]
                                        args=(config, self.group, self.topic, self.queue, self.size, self.events),
                                        kwargs=options, daemon=True)
                 proc.start()

@@ -101,7 +101,7 @@ class _Pending(NamedTuple):
 
     request: ProduceRequest
     tries: int
-    count: int
+    count: int  # type: ignore[assignment]  # a field, shadowing tuple.count on purpose
 
 
 def _check_messages(topic: Any, msgs: Sequence[Any], key: Any) -> None:

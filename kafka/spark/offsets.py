@@ -158,9 +158,11 @@ class OffsetReader:
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, int]]:
             names = {cluster.topic_id(t): t for t, _ in positions}
-            out = {}
+            out: Dict[Tuple[str, int], Tuple[int, int]] = {}
             for topic_response in response.responses:
                 topic = topic_response.topic or names.get(topic_response.topic_id)
+                if topic is None:
+                    continue  # an id we did not ask about
                 for part in topic_response.partitions:
                     mark = part.last_stable_offset if committed and part.last_stable_offset >= 0 \
                         else part.high_watermark
