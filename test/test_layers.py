@@ -116,7 +116,17 @@ def _imports(module: str) -> Iterator[Tuple[str, int]]:
     """(imported module, line) for every kafka import in ``module``."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    # The package root names its lazy exports for type checkers under
+    # TYPE_CHECKING; at run time they load through _EXPORTS (ROOT_EXPORTS here).
+    typing_only = set()
+    if module == "kafka":
+        for block in ast.walk(tree):
+            if isinstance(block, ast.If) and getattr(block.test, "id", None) == "TYPE_CHECKING":
+                typing_only.update(id(node) for node in ast.walk(block))
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.name.split(".")[0] == "kafka":
