@@ -38,6 +38,10 @@ _EXPORTS: Dict[str, str] = {
     "NewPartitions": "kafka.admin",
     "ConfigResource": "kafka.admin",
     "ConfigResourceType": "kafka.admin",
+    # kafka-python 3's names
+    "ConsumerRebalanceListener": "kafka.consumer.subscription_state",
+    "Serializer": "kafka.serializer",
+    "Deserializer": "kafka.serializer",
 }
 
 __all__: List[str] = sorted(_EXPORTS) + ["__version__"]

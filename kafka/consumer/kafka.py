@@ -15,7 +15,7 @@ import logging
 import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
 
-from kafka import errors
+from kafka import compat_config, errors
 from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
@@ -52,7 +52,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "group_protocol": "classic",
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
-DEFAULT_CONFIG["request_timeout_ms"] = 305000
+DEFAULT_CONFIG["request_timeout_ms"] = 30000  # as kafka-python 3; JoinGroup waits longer on its own
 
 #: Option names of kafka-python 0.9's KafkaConsumer, and what they became.
 OLD_OPTION_NAMES = {
@@ -77,14 +77,19 @@ class KafkaConsumer(FirstApiMixin):
     0.9's consumer are accepted too.
     """
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("consumer", DEFAULT_CONFIG)
+
     def __init__(self, *topics: str, **configs: Any) -> None:
         self._keep_old_options(configs)
         configs = self._translate(configs)
+        configs, ignored = compat_config.split("consumer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown consumer configuration: %s" % ", ".join(sorted(unknown)))
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         if self.config["group_protocol"] not in ("classic", "consumer"):
             raise errors.KafkaConfigurationError("group_protocol must be 'classic' or 'consumer'")
         for topic in topics:

@@ -17,7 +17,7 @@ import time
 import weakref
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from kafka import errors
+from kafka import compat_config, errors
 from kafka.client import KafkaClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.producer.accumulator import RecordAccumulator
@@ -98,12 +98,17 @@ class KafkaProducer:
     (asking for both is a configuration error).
     """
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("producer", DEFAULT_CONFIG)
+
     def __init__(self, **configs: Any) -> None:
+        configs, ignored = compat_config.split("producer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown producer configuration: %s" % ", ".join(sorted(unknown)))
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         acks = self.config["acks"]
         if acks not in _ACKS:
             raise errors.KafkaConfigurationError("acks must be 0, 1 or 'all', not %r" % (acks,))
