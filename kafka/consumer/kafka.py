@@ -357,16 +357,37 @@ class KafkaConsumer(FirstApiMixin):
         member id), for ``send_offsets_to_transaction``; None without a ``group_id``."""
         return None if self._coordinator is None else self._coordinator.group_metadata()
 
-    def committed(self, partition: TopicPartition, metadata: bool = False) -> Any:
-        """The last committed offset of ``partition`` for the group (None if none)."""
-        result = self._group().fetch_committed_offsets([check_topic_partition(partition)],
-                                                       self.config["request_timeout_ms"])
+    def committed(self, partition: TopicPartition, metadata: bool = False,
+                  timeout_ms: Optional[float] = None) -> Any:
+        """The last committed offset of ``partition`` for the group (None if none).
+
+        ``metadata=True`` returns the whole :class:`OffsetAndMetadata`.
+        ``timeout_ms`` bounds the lookup (default ``request_timeout_ms``).
+        """
+        result = self._group().fetch_committed_offsets(
+            [check_topic_partition(partition)],
+            self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms)
         found = result.get(check_topic_partition(partition))
         if found is None:
             return None
         return found if metadata else found.offset
 
     # -- metadata and offsets lookups -------------------------------------------------------------
+
+    def bootstrap_connected(self) -> bool:
+        """Whether the consumer has cluster metadata and a live connection to a broker."""
+        return self._client.bootstrap_connected()
+
+    def bootstrap(self, timeout_ms: Optional[float] = None, refresh: bool = False) -> bool:
+        """Fetch cluster metadata now (if none yet, or ``refresh``); whether it arrived in ``timeout_ms``."""
+        self._check_open()
+        if refresh or not self._client.bootstrap_connected():
+            try:
+                self._client.refresh_metadata(self.config["request_timeout_ms"] if timeout_ms is None
+                                              else timeout_ms)
+            except errors.KafkaError:
+                return False
+        return self._client.bootstrap_connected()
 
     def topics(self) -> Set[str]:
         """Topics the cluster has (the internal ones excluded unless configured otherwise)."""

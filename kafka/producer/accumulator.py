@@ -54,6 +54,9 @@ class RecordAccumulator:
         #: Set by an idempotent producer's sender: whether a batch that is
         #: being retried with its sequence number may be sent now.
         self.retry_gate: Optional[Callable[[ProducerBatch], bool]] = None
+        #: Set by the producer: wakes the sender when a caller blocks on a
+        #: lingering batch (see :meth:`ProduceResult.wait`).
+        self.wake: Optional[Callable[[], None]] = None
 
     # -- appending -------------------------------------------------------------------
 
@@ -107,6 +110,7 @@ class RecordAccumulator:
                     previous_full = True
             self._reserve(size + BATCH_OVERHEAD, max_block)
             batch = ProducerBatch(tp, time.monotonic(), max(self.batch_size, size + BATCH_OVERHEAD))
+            batch.result.on_wait = self.wake
             future = batch.try_append(timestamp, key, value, headers, size)
             assert future is not None
             batch.memory = size + BATCH_OVERHEAD
@@ -163,7 +167,7 @@ class RecordAccumulator:
                 else:
                     waited = now - batch.created
                     wait_for = self.linger
-                full = len(queue) > 1 or batch.is_full()
+                full = len(queue) > 1 or batch.is_full() or (batch.result.hurried and not batch.in_retry)
                 if full or waited >= wait_for or flushing or exhausted:
                     nodes.add(leader)
                 else:

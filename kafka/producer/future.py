@@ -38,7 +38,7 @@ class ProduceResult:
     """The outcome of one batch: base offset and log-append time, or an error."""
 
     __slots__ = ("topic_partition", "base_offset", "log_append_time", "log_start_offset", "error",
-                 "_event", "_callbacks", "_lock")
+                 "_event", "_callbacks", "_lock", "hurried", "on_wait")
 
     def __init__(self, topic_partition: TopicPartition) -> None:
         self.topic_partition = topic_partition
@@ -49,6 +49,10 @@ class ProduceResult:
         self._event = threading.Event()
         self._callbacks: Optional[List[Tuple[Callable[..., Any], Any]]] = None
         self._lock = threading.Lock()
+        #: Set when someone blocks on the batch: it leaves without lingering.
+        self.hurried = False
+        #: Called (by the producer's accumulator) when a caller starts waiting.
+        self.on_wait: Optional[Callable[[], None]] = None
 
     @property
     def is_done(self) -> bool:
@@ -56,7 +60,19 @@ class ProduceResult:
         return self._event.is_set()
 
     def wait(self, timeout: Optional[float]) -> bool:
-        """Block until done or ``timeout`` seconds pass."""
+        """Block until done or ``timeout`` seconds pass.
+
+        A batch still lingering is sent at once: waiting for ``linger_ms``
+        gains nothing when the caller already blocks on the answer, and
+        ``send(...).get()`` in a loop would otherwise pay it per record.
+        """
+        if self._event.is_set():
+            return True
+        if not self.hurried:
+            self.hurried = True
+            on_wait = self.on_wait
+            if on_wait is not None:
+                on_wait()
         return self._event.wait(timeout)
 
     def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,

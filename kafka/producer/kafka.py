@@ -168,6 +168,7 @@ class KafkaProducer:
             self._sender.on_batch_failed = self._transactions.record_failed
         self._closed = False
         self._close_lock = threading.Lock()
+        self._accumulator.wake = self._sender.wakeup
         self._sender.start()
         # One hook per producer: closing this one must leave the others'
         # hooks registered. The weak reference lets an unused producer be
@@ -338,11 +339,11 @@ class KafkaProducer:
         """Start a transaction; every record sent until commit or abort belongs to it."""
         self._txn().begin_transaction()
 
-    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata_or_id: Any) -> None:
+    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata: Any) -> None:
         """Commit consumer offsets as part of the transaction (consume-transform-produce)."""
         txn = self._txn()
         offsets = {check_topic_partition(tp): offset for tp, offset in offsets.items()}
-        txn.send_offsets_to_transaction(offsets, group_metadata_or_id)
+        txn.send_offsets_to_transaction(offsets, group_metadata)
 
     def commit_transaction(self) -> None:
         """Deliver the transaction's records and commit it."""
@@ -371,8 +372,16 @@ class KafkaProducer:
         finally:
             self._accumulator.end_flush()
 
-    def close(self, timeout: Optional[float] = None) -> None:
-        """Deliver what was accepted (up to ``timeout`` s), then stop."""
+    def bootstrap_connected(self) -> bool:
+        """Whether the producer has cluster metadata and a live connection to a broker."""
+        return self._client.bootstrap_connected()
+
+    def close(self, timeout: Optional[float] = None, null_logger: bool = False) -> None:
+        """Deliver what was accepted (up to ``timeout`` s), then stop.
+
+        ``null_logger`` is accepted for kafka-python's sake and changes nothing:
+        kafkawire's interpreter-exit hook already closes producers quietly.
+        """
         with self._close_lock:
             if self._closed:
                 return

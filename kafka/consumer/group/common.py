@@ -32,6 +32,10 @@ class GroupMetadata(NamedTuple):
     group_instance_id: Optional[str] = None
 
 
+#: kafka-python 3's name for what :meth:`KafkaConsumer.group_metadata` returns.
+ConsumerGroupMetadata = GroupMetadata
+
+
 class Generation(NamedTuple):
     """A classic group generation as this member knows it."""
 

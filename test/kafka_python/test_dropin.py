@@ -1,0 +1,198 @@
+"""kafka-python programs' first lines run unchanged: config keys, imports, errors, methods."""
+
+from __future__ import annotations
+
+import importlib
+import uuid
+from typing import Any, Set
+
+import pytest
+
+import kafka
+from kafka import compat_config, errors
+from kafka.admin import KafkaAdminClient
+from kafka.structs import TopicPartition
+from test.support.topics import new_topic
+
+# -- configuration keys ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind,cls", [("producer", kafka.KafkaProducer), ("consumer", kafka.KafkaConsumer)])
+def test_ignored_keys_accepted_with_their_defaults(kind: str, cls: Any) -> None:
+    ignored = dict(compat_config.IGNORED[kind])
+    client = cls(bootstrap_servers="127.0.0.1:1", **ignored)
+    try:
+        for key, value in ignored.items():
+            assert client.config[key] == value
+    finally:
+        client.close()
+
+
+def test_admin_accepts_ignored_keys(broker: Any) -> None:
+    admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers, api_version=(3, 9),
+                             metric_reporters=[], selector=None, client_dns_lookup="use_all_dns_ips",
+                             sasl_kerberos_service_name="kafka", receive_message_max_bytes=8 * 1024 * 1024)
+    try:
+        assert admin.config["api_version"] == (3, 9)
+        assert admin._client.config["max_frame_size"] == 8 * 1024 * 1024
+    finally:
+        admin.close()
+
+
+def test_api_version_string_and_tuple() -> None:
+    assert compat_config.parse_api_version("2.5.0") == (2, 5, 0)
+    assert compat_config.parse_api_version((0, 10, 1)) == (0, 10, 1)
+    assert compat_config.parse_api_version("auto") is None
+    with pytest.raises(errors.KafkaConfigurationError):
+        compat_config.parse_api_version("two")
+
+
+def test_receive_message_max_bytes_is_honoured() -> None:
+    consumer = kafka.KafkaConsumer(bootstrap_servers="127.0.0.1:1", receive_message_max_bytes=123456)
+    try:
+        assert consumer._client.config["max_frame_size"] == 123456
+    finally:
+        consumer.close()
+
+
+def test_gssapi_refused_with_a_reason() -> None:
+    with pytest.raises(errors.KafkaConfigurationError, match="GSSAPI.*not implemented"):
+        kafka.KafkaProducer(bootstrap_servers="127.0.0.1:1", security_protocol="SASL_PLAINTEXT",
+                            sasl_mechanism="GSSAPI")
+
+
+def test_proxy_refused_with_a_reason() -> None:
+    with pytest.raises(errors.KafkaConfigurationError, match="proxy"):
+        kafka.KafkaConsumer(bootstrap_servers="127.0.0.1:1", socks5_proxy="socks5://127.0.0.1:1080")
+
+
+def test_unknown_key_still_refused() -> None:
+    with pytest.raises(errors.KafkaConfigurationError, match="no_such_key"):
+        kafka.KafkaProducer(bootstrap_servers="127.0.0.1:1", no_such_key=1)
+
+
+def test_consumer_request_timeout_follows_kafka_python_3() -> None:
+    assert kafka.KafkaConsumer.DEFAULT_CONFIG["request_timeout_ms"] == 30000  # type: ignore[attr-defined]
+
+
+# -- names -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("module,name", [
+    ("kafka.errors", "CommitFailedError"), ("kafka.errors", "RetriableError"),
+    ("kafka.errors", "InvalidMetadataError"), ("kafka.errors", "AuthorizationError"),
+    ("kafka.errors", "KafkaProtocolError"), ("kafka.errors", "NoError"), ("kafka.errors", "kafka_errors"),
+    ("kafka", "ConsumerRebalanceListener"), ("kafka.consumer.subscription_state", "ConsumerRebalanceListener"),
+    ("kafka.serializer", "Serializer"), ("kafka.serializer", "Deserializer"),
+    ("kafka.coordinator.assignors.range", "RangePartitionAssignor"),
+    ("kafka.coordinator.assignors.roundrobin", "RoundRobinPartitionAssignor"),
+    ("kafka.coordinator.assignors.sticky.sticky_assignor", "StickyPartitionAssignor"),
+    ("kafka.partitioner", "DefaultPartitioner"),
+    ("kafka.producer", "SimpleProducer"), ("kafka.producer", "KeyedProducer"),
+    ("kafka.producer.base", "Producer"), ("kafka.producer.simple", "SimpleProducer"),
+    ("kafka.producer.keyed", "KeyedProducer"), ("kafka.consumer.base", "Consumer"),
+    ("kafka.consumer.simple", "SimpleConsumer"), ("kafka.consumer.multiprocess", "MultiProcessConsumer"),
+    ("kafka.consumer.multiprocess", "Events"),
+])
+def test_kafka_python_import_paths(module: str, name: str) -> None:
+    assert getattr(importlib.import_module(module), name) is not None
+
+
+def test_error_hierarchy_as_kafka_python() -> None:
+    assert errors.kafka_errors[0] is errors.NoError
+    assert errors.kafka_errors[36] is errors.TopicAlreadyExistsError
+    assert issubclass(errors.NotLeaderForPartitionError, errors.InvalidMetadataError)
+    assert issubclass(errors.RequestTimedOutError, errors.RetriableError)
+    assert issubclass(errors.TopicAuthorizationFailedError, errors.AuthorizationError)
+    assert issubclass(errors.KafkaTimeoutError, errors.RetriableError)
+    assert errors.CorrelationIdError.retriable
+    assert not issubclass(errors.TopicAlreadyExistsError, errors.RetriableError)
+    from kafka.consumer.group import CommitFailedError
+
+    assert CommitFailedError is errors.CommitFailedError
+
+
+def test_assignor_classes_accepted_as_strategy() -> None:
+    from kafka.consumer.group.assignors import lookup_all
+    from kafka.coordinator.assignors.range import RangePartitionAssignor
+    from kafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
+
+    assert [a.name for a in lookup_all((RangePartitionAssignor, RoundRobinPartitionAssignor))] == \
+        ["range", "roundrobin"]
+
+
+def test_serializer_objects_are_callables() -> None:
+    from kafka.serializer import DefaultSerializer, JsonSerializer
+
+    assert JsonSerializer()({"a": 1}) == b'{"a": 1}'
+    assert JsonSerializer()(None) is None
+    assert DefaultSerializer().deserialize("t", None, b"x") == "x"
+    assert JsonSerializer().deserialize("t", None, b"[1]") == [1]
+
+
+# -- behaviour against a broker -------------------------------------------------------------
+
+
+def test_get_on_lingering_batch_sends_it(broker: Any) -> None:
+    topic = new_topic(broker)
+    # With a linger of ten minutes, only get() itself can make the batch leave.
+    producer = kafka.KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=600000)
+    try:
+        for i in range(3):
+            metadata = producer.send(topic, b"v%d" % i).get(timeout=60)
+            assert metadata.offset == i
+        assert producer.bootstrap_connected()
+    finally:
+        producer.close(null_logger=True)
+
+
+def test_consumer_methods(broker: Any) -> None:
+    topic = new_topic(broker)
+    producer = kafka.KafkaProducer(bootstrap_servers=broker.bootstrap_servers)
+    producer.send(topic, b"x").get(timeout=60)
+    producer.close()
+    group = "g-" + uuid.uuid4().hex[:8]
+    consumer = kafka.KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, group_id=group,
+                                   auto_offset_reset="earliest", enable_auto_commit=False,
+                                   session_timeout_ms=6000, heartbeat_interval_ms=1000)
+    try:
+        assert consumer.bootstrap(timeout_ms=30000)
+        assert consumer.bootstrap_connected()
+        tp = TopicPartition(topic, 0)
+        consumer.assign([tp])
+        assert consumer.poll(timeout_ms=30000)
+        consumer.commit()
+        assert consumer.committed(tp, timeout_ms=30000) == 1
+    finally:
+        consumer.close()
+
+
+def test_create_existing_topic_caught_as_topic_already_exists(broker: Any) -> None:
+    admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
+    try:
+        name = "dropin-" + uuid.uuid4().hex[:8]
+        assert admin.create_topics([name]) == {name: None}
+        with pytest.raises(errors.TopicAlreadyExistsError):
+            admin.create_topics({name: {"num_partitions": 1}})
+        assert isinstance(admin.create_topics([name], raise_errors=False)[name], errors.TopicAlreadyExistsError)
+        admin.wait_for_topics([name], timeout_ms=30000)
+        assert admin.delete_topics([name], raise_errors=True) == {name: None}
+    finally:
+        admin.close()
+
+
+def test_admin_group_names(broker: Any) -> None:
+    topic = new_topic(broker)
+    group = "g-" + uuid.uuid4().hex[:8]
+    admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
+    try:
+        tp = TopicPartition(topic, 0)
+        assert admin.alter_group_offsets(group, {tp: 0}) == {tp: None}
+        listed: Set[str] = {g[0] for g in admin.list_groups()}
+        assert group in listed
+        offsets = admin.list_group_offsets(group)
+        assert offsets[group][tp].offset == 0
+        assert group in admin.describe_groups([group])
+        assert admin.delete_groups([group]) == [(group, errors.NoError)]
+    finally:
+        admin.close()
