@@ -20,7 +20,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Se
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD, Header, ProducerBatch, estimate_record_size
-from kafka.producer.future import FutureRecordMetadata
+from kafka.producer.future import FutureRecordMetadata, header_size
 from kafka.structs import TopicPartition
 
 
@@ -97,7 +97,8 @@ class RecordAccumulator:
                         last.size += size
                         last.memory += size
                         future = FutureRecordMetadata(last.result, len(records) - 1, timestamp,
-                                                      len(key) if key else -1, len(value) if value else -1, 0)
+                                                      len(key) if key else -1, len(value) if value else -1,
+                                                      header_size(headers) if headers else -1)
                         return future, last.size >= last.max_size, False
                     # The record joins the batch before waiting for memory, so a
                     # batch drained during the wait already holds it.

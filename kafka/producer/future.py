@@ -20,18 +20,30 @@ log = logging.getLogger(__name__)
 
 
 class RecordMetadata(NamedTuple):
-    """Where a record was written."""
+    """Where a record was written.
+
+    The fields come in kafka-python's order, so code unpacking the tuple
+    works unchanged; ``log_start_offset`` (kafkawire's addition) comes last.
+    ``serialized_header_size`` is -1 for a record without headers.
+    """
 
     topic: str
     partition: int
     topic_partition: TopicPartition
     offset: int
     timestamp: int
-    log_start_offset: int
     checksum: Optional[int]
     serialized_key_size: int
     serialized_value_size: int
     serialized_header_size: int
+    log_start_offset: int = -1
+
+
+def header_size(headers: Any) -> int:
+    """Serialized size of ``headers`` as kafka-python counts it (UTF-8 keys plus values), -1 for none."""
+    if not headers:
+        return -1
+    return sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0) for k, v in headers)
 
 
 class ProduceResult:
@@ -155,8 +167,8 @@ class FutureRecordMetadata:
         tp = result.topic_partition
         offset = result.base_offset + self._index if result.base_offset >= 0 else -1
         timestamp = result.log_append_time if result.log_append_time >= 0 else self._timestamp
-        return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, result.log_start_offset, None,
-                              self._key_size, self._value_size, self._header_size)
+        return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, None,
+                              self._key_size, self._value_size, self._header_size, result.log_start_offset)
 
     def get(self, timeout: Optional[float] = None) -> RecordMetadata:
         """The record's metadata; raises the failure, or KafkaTimeoutError after ``timeout`` s."""
