@@ -50,6 +50,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "exclude_internal_topics": True,
     "group_instance_id": None,
     "group_protocol": "classic",
+    "deserialize_none": False,
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
 DEFAULT_CONFIG["request_timeout_ms"] = 30000  # as kafka-python 3; JoinGroup waits longer on its own
@@ -74,7 +75,10 @@ class KafkaConsumer(FirstApiMixin):
     (a ``group_id`` makes the group assign partitions; without one every
     partition of the topics is read). Configuration names follow
     kafka-python (see ``DEFAULT_CONFIG``); the option names of kafka-python
-    0.9's consumer are accepted too.
+    0.9's consumer are accepted too, and so is every key of kafka-python
+    3's consumer (those without a meaning here are listed in
+    :mod:`kafka.compat_config`). ``deserialize_none=True`` hands null keys
+    and values to the deserializers, as kafka-python does.
     """
 
     #: Every accepted key with its default, kafka-python's ignored keys included.
@@ -103,7 +107,8 @@ class KafkaConsumer(FirstApiMixin):
             fetch_max_wait_ms=self.config["fetch_max_wait_ms"], fetch_max_bytes=self.config["fetch_max_bytes"],
             max_partition_fetch_bytes=self.config["max_partition_fetch_bytes"],
             max_poll_records=self.config["max_poll_records"], check_crcs=self.config["check_crcs"],
-            isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"])
+            isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"],
+            deserialize_none=self.config["deserialize_none"])
         self._coordinator: Any = None
         if self.config["group_id"] is not None:
             self._coordinator = self._make_coordinator()

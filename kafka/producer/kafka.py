@@ -53,6 +53,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "enable_idempotence": None,  # None: on when the settings and the broker allow it
     "transactional_id": None,
     "transaction_timeout_ms": 60000,
+    "serialize_none": False,
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
 DEFAULT_CONFIG["retry_backoff_ms"] = 100
@@ -96,6 +97,12 @@ class KafkaProducer:
     ``acks`` defaults to ``'all'`` and idempotence is then on by default,
     when the broker supports it; with ``acks`` 0 or 1 idempotence is off
     (asking for both is a configuration error).
+
+    Every key of kafka-python's producer is accepted; those without a
+    meaning here are listed in :mod:`kafka.compat_config` and in
+    ``docs/compatibility.rst``. ``KafkaProducer.DEFAULT_CONFIG`` holds them
+    all. ``serialize_none=True`` hands ``None`` keys and values to the
+    serializers, as kafka-python does, instead of sending them as nulls.
     """
 
     #: Every accepted key with its default, kafka-python's ignored keys included.
@@ -149,6 +156,7 @@ class KafkaProducer:
             client_id=self._client.config["client_id"])
         self._key_serializer = self.config["key_serializer"]
         self._value_serializer = self.config["value_serializer"]
+        self._serialize_none = bool(self.config["serialize_none"])
         self._max_block = self.config["max_block_ms"] / 1000.0
         self._max_request_size = self.config["max_request_size"]
         # The largest value the fast path of send() takes without a size check.
@@ -262,12 +270,18 @@ class KafkaProducer:
         if type(topic) is not str or topic not in self._checked_topics:
             check_topic_name(topic)
             self._checked_topics.add(topic)
+        if self._serialize_none:  # kafka-python's way: serializers see None too
+            if self._key_serializer is not None:
+                key = self._key_serializer(key)
+            if self._value_serializer is not None:
+                value = self._value_serializer(value)
+        else:
+            if key is not None and self._key_serializer is not None:
+                key = self._key_serializer(key)
+            if value is not None and self._value_serializer is not None:
+                value = self._value_serializer(value)
         if value is None and key is None:
             raise errors.IllegalArgumentError("a record needs a key or a value")
-        if key is not None and self._key_serializer is not None:
-            key = self._key_serializer(key)
-        if value is not None and self._value_serializer is not None:
-            value = self._value_serializer(value)
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
             key, value = check_key_value(key, value, self._key_serializer is not None,
                                          self._value_serializer is not None)
