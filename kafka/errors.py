@@ -161,7 +161,7 @@ _ClassT = TypeVar("_ClassT", bound=Type[BrokerResponseError])
 
 
 class AuthorizationError(BrokerResponseError):
-    """Base class of the *_AUTHORIZATION_FAILED codes (kafka-python's name)."""
+    """Base class of the ``*_AUTHORIZATION_FAILED`` codes (kafka-python's name)."""
 
 
 class NoError(BrokerResponseError):

@@ -1,4 +1,14 @@
-"""kafka-python 0.9's module path of the classic producer base class."""
+"""kafka-python 0.9's module path of the classic producer base class and its constants."""
 
-from kafka.legacy.base import *  # noqa: F401,F403
-from kafka.legacy.base import __all__  # noqa: F401
+from kafka.legacy.base import (ACK_AFTER_CLUSTER_COMMIT, ACK_AFTER_LOCAL_WRITE, ACK_NOT_REQUIRED,
+                               ASYNC_LOG_MESSAGES_ON_ERROR, ASYNC_QUEUE_MAXSIZE, ASYNC_QUEUE_PUT_TIMEOUT,
+                               ASYNC_RETRY_BACKOFF_MS, ASYNC_RETRY_LIMIT, ASYNC_RETRY_ON_TIMEOUTS,
+                               ASYNC_STOP_TIMEOUT_SECS, BATCH_SEND_DEFAULT_INTERVAL, BATCH_SEND_MSG_COUNT,
+                               DEFAULT_ACK_TIMEOUT, STOP_ASYNC_PRODUCER, Producer)
+
+__all__ = [
+    "Producer", "ACK_NOT_REQUIRED", "ACK_AFTER_LOCAL_WRITE", "ACK_AFTER_CLUSTER_COMMIT", "DEFAULT_ACK_TIMEOUT",
+    "BATCH_SEND_MSG_COUNT", "BATCH_SEND_DEFAULT_INTERVAL", "ASYNC_QUEUE_MAXSIZE", "ASYNC_QUEUE_PUT_TIMEOUT",
+    "ASYNC_RETRY_LIMIT", "ASYNC_RETRY_BACKOFF_MS", "ASYNC_RETRY_ON_TIMEOUTS", "ASYNC_LOG_MESSAGES_ON_ERROR",
+    "ASYNC_STOP_TIMEOUT_SECS", "STOP_ASYNC_PRODUCER",
+]

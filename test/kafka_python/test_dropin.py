@@ -196,3 +196,40 @@ def test_admin_group_names(broker: Any) -> None:
         assert admin.delete_groups([group]) == [(group, errors.NoError)]
     finally:
         admin.close()
+
+
+def test_tombstones_and_kafka_python_none_handling(broker: Any) -> None:
+    """Default: None stays a tombstone; serialize_none/deserialize_none call the (de)serializers as kafka-python."""
+    import json
+
+    topic = new_topic(broker)
+    tombstone = kafka.KafkaProducer(bootstrap_servers=broker.bootstrap_servers, key_serializer=str.encode,
+                                    value_serializer=lambda v: json.dumps(v).encode())
+    like_kafka_python = kafka.KafkaProducer(bootstrap_servers=broker.bootstrap_servers, key_serializer=str.encode,
+                                            value_serializer=lambda v: json.dumps(v).encode(),
+                                            serialize_none=True)
+    try:
+        first = tombstone.send(topic, None, key="a", headers=[("h", b"12")]).get(timeout=60)
+        assert first.serialized_value_size == -1 and first.serialized_header_size == 3
+        second = like_kafka_python.send(topic, None, key="b").get(timeout=60)
+        assert second.serialized_value_size == 4 and second.serialized_header_size == -1
+        assert second[:5] == (topic, 0, TopicPartition(topic, 0), 1, second.timestamp)
+    finally:
+        tombstone.close()
+        like_kafka_python.close()
+    seen = {}
+    for deserialize_none in (False, True):
+        consumer = kafka.KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest",
+                                       value_deserializer=lambda b: "null!" if b is None else json.loads(b),
+                                       deserialize_none=deserialize_none)
+        try:
+            consumer.assign([TopicPartition(topic, 0)])
+            records = []
+            while len(records) < 2:
+                for batch in consumer.poll(timeout_ms=30000).values():
+                    records.extend(batch)
+            seen[deserialize_none] = [(r.key, r.value, r.serialized_header_size) for r in records]
+        finally:
+            consumer.close()
+    assert seen[False] == [(b"a", None, 3), (b"b", None, -1)]
+    assert seen[True] == [(b"a", "null!", 3), (b"b", None, -1)]
