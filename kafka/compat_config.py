@@ -52,9 +52,6 @@ PRODUCER_ONLY: Dict[str, Any] = {
 CONSUMER_ONLY: Dict[str, Any] = {
     "bootstrap_timeout_ms": 2000,
     "metric_group_prefix": "consumer",
-    # Rack-aware fetching from followers is not implemented: the consumer
-    # always fetches from the partition leader.
-    "client_rack": "",
     # Fetch sessions (KIP-227) are not used; every fetch is a full fetch.
     "enable_incremental_fetch_sessions": True,
     # kafka-python 1.3: message-format v0/v1 double compression is decoded

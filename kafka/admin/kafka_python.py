@@ -14,7 +14,8 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafka import errors
 from kafka.admin.resources import NewTopic
-from kafka.structs import OffsetAndMetadata, TopicPartition
+from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
+from kafka.topic_names import check_topic_partition
 
 
 def _raise(raise_error: bool, raise_errors: Optional[bool]) -> bool:
@@ -105,6 +106,34 @@ class KafkaPythonAdminMixin:
                 raise errors.KafkaTimeoutError("topics not ready after %s ms: %s" % (
                     timeout_ms, "; ".join("%s (%s)" % item for item in sorted(pending.items()))))
             time.sleep(0.1)
+
+    # -- offsets -------------------------------------------------------------------------
+
+    def list_partition_offsets(self, topic_partition_specs: Mapping[TopicPartition, int],
+                               isolation_level: int = 0,
+                               timeout_ms: Optional[float] = None) -> Dict[TopicPartition, OffsetAndTimestamp]:
+        """Offsets by spec: ``{TopicPartition: OffsetSpec or timestamp}`` -> ``{TopicPartition: OffsetAndTimestamp}``.
+
+        A spec is an :class:`~kafka.enums.OffsetSpec` (``LATEST``,
+        ``EARLIEST``, ``MAX_TIMESTAMP`` ...) or a timestamp in ms (the first
+        offset at or after it). ``isolation_level`` 1 (``READ_COMMITTED``)
+        gives the last stable offset for ``LATEST``. ``timeout_ms`` is
+        accepted for kafka-python's sake; ``request_timeout_ms`` applies.
+        """
+        specs = {check_topic_partition(tp): int(spec) for tp, spec in topic_partition_specs.items()}
+        found = self._list_offsets_and_times(specs, "list_partition_offsets",  # type: ignore[attr-defined]
+                                             int(isolation_level))
+        return {tp: OffsetAndTimestamp(offset, timestamp) for tp, (offset, timestamp) in found.items()}
+
+    def reset_group_offsets(self, group_id: str, offset_specs: Mapping[TopicPartition, int],
+                            group_coordinator_id: Optional[int] = None) -> Dict[TopicPartition, Any]:
+        """Set a group's committed offsets from specs (as :meth:`list_partition_offsets`).
+
+        Returns ``{TopicPartition: None or the error}``, as
+        :meth:`alter_group_offsets`. The group must have no active members.
+        """
+        found = self.list_partition_offsets(offset_specs)
+        return self.alter_group_offsets(group_id, {tp: found[tp].offset for tp in found})
 
     # -- groups --------------------------------------------------------------------------
 

@@ -112,8 +112,9 @@ class Fetcher:
                  fetch_max_wait_ms: int = 500, fetch_max_bytes: int = 52428800,
                  max_partition_fetch_bytes: int = 1048576, max_poll_records: int = 500, check_crcs: bool = True,
                  isolation_level: str = "read_uncommitted", request_timeout_ms: int = 30000,
-                 deserialize_none: bool = False) -> None:
+                 deserialize_none: bool = False, client_rack: str = "") -> None:
         self.client = client
+        self.client_rack = client_rack or ""
         #: Whether deserializers also see null keys and values (kafka-python's way).
         self.deserialize_none = deserialize_none
         self.subscription = subscription
@@ -195,7 +196,7 @@ class Fetcher:
         ids = topic_ids.ids_by_name(cluster, by_topic)
         request = FETCH.Request(
             replica_id=-1, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
-            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation,
+            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack,
             topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=ids[topic], partitions=parts)
                     for topic, parts in by_topic.items()])
         return request, offsets, ids

@@ -51,6 +51,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "group_instance_id": None,
     "group_protocol": "classic",
     "deserialize_none": False,
+    "client_rack": "",
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
 DEFAULT_CONFIG["request_timeout_ms"] = 30000  # as kafka-python 3; JoinGroup waits longer on its own
@@ -108,7 +109,7 @@ class KafkaConsumer(FirstApiMixin):
             max_partition_fetch_bytes=self.config["max_partition_fetch_bytes"],
             max_poll_records=self.config["max_poll_records"], check_crcs=self.config["check_crcs"],
             isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"],
-            deserialize_none=self.config["deserialize_none"])
+            deserialize_none=self.config["deserialize_none"], client_rack=self.config["client_rack"])
         self._coordinator: Any = None
         if self.config["group_id"] is not None:
             self._coordinator = self._make_coordinator()

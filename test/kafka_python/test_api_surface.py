@@ -63,8 +63,8 @@ NOT_YET = {"method KafkaAdminClient.%s" % name for name in (
     "alter_user_scram_credentials", "api_versions", "describe_features", "describe_log_dirs",
     "describe_metadata_quorum", "describe_producers", "describe_topic_partitions", "describe_transactions",
     "describe_user_scram_credentials", "elect_leaders", "find_hanging_transactions", "get_broker_version_data",
-    "list_config_resources", "list_partition_offsets", "list_partition_reassignments", "list_transactions",
-    "remove_group_members", "reset_configs", "reset_group_offsets", "update_features")}
+    "list_config_resources", "list_partition_reassignments", "list_transactions",
+    "remove_group_members", "reset_configs", "update_features")}
 
 
 def kafka_python_interpreter() -> str:

@@ -233,3 +233,37 @@ def test_tombstones_and_kafka_python_none_handling(broker: Any) -> None:
             consumer.close()
     assert seen[False] == [(b"a", None, 3), (b"b", None, -1)]
     assert seen[True] == [(b"a", "null!", 3), (b"b", None, -1)]
+
+
+def test_client_rack_goes_into_fetch_requests(broker: Any) -> None:
+    topic = new_topic(broker)
+    consumer = kafka.KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, client_rack="rack-a",
+                                   auto_offset_reset="earliest")
+    try:
+        tp = TopicPartition(topic, 0)
+        consumer.assign([tp])
+        consumer.poll(timeout_ms=1000)  # positions known, metadata loaded
+        request, _, _ = consumer._fetcher._fetch_request([tp])
+        assert request.rack_id == "rack-a"
+    finally:
+        consumer.close()
+
+
+def test_list_partition_offsets_and_reset_group_offsets(broker: Any) -> None:
+    from kafka.enums import OffsetSpec
+
+    topic = new_topic(broker)
+    producer = kafka.KafkaProducer(bootstrap_servers=broker.bootstrap_servers)
+    for i in range(3):
+        producer.send(topic, b"%d" % i).get(timeout=60)  # one record per batch (see Tansu's quirks)
+    producer.close()
+    tp = TopicPartition(topic, 0)
+    group = "g-" + uuid.uuid4().hex[:8]
+    admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
+    try:
+        found = admin.list_partition_offsets({tp: OffsetSpec.EARLIEST})
+        assert found[tp].offset == 0
+        assert admin.reset_group_offsets(group, {tp: OffsetSpec.EARLIEST}) == {tp: None}
+        assert admin.list_group_offsets(group)[group][tp].offset == 0
+    finally:
+        admin.close()
