@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import importlib
+import os
+import re
 import uuid
-from typing import Any, Set
+from typing import Any, Optional, Set
 
 import pytest
 
@@ -267,3 +269,35 @@ def test_list_partition_offsets_and_reset_group_offsets(broker: Any) -> None:
         assert admin.list_group_offsets(group)[group][tp].offset == 0
     finally:
         admin.close()
+
+
+def _seed(prefix: str) -> Optional[str]:
+    """The seed document ``shared/seeds/<prefix>*`` beside the repository (or a worktree's repository)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    while True:
+        seeds = os.path.join(here, "shared", "seeds")
+        if os.path.isdir(seeds):
+            for entry in sorted(os.listdir(seeds)):
+                if entry.startswith(prefix):
+                    return os.path.join(seeds, entry)
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+
+
+def test_kafka_python_1_3_consumer_keys_accepted() -> None:
+    """Every keyword argument of kafka-python 1.3's KafkaConsumer document constructs a consumer."""
+    path = _seed("003_")
+    if path is None:
+        pytest.skip("the seed reference is not beside the repository")
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    section = text[text.index("Keyword Arguments:"):text.index("assign(partitions)")]
+    keys = re.findall(r"^\s*\u2022 ([a-z_]+) ", section, re.M)
+    assert len(keys) > 40 and "skip_double_compressed_messages" in keys
+    missing = [k for k in keys if k not in kafka.KafkaConsumer.DEFAULT_CONFIG]  # type: ignore[attr-defined]
+    assert missing == []
+    ignored = {k: v for k, v in compat_config.IGNORED["consumer"].items() if k in keys}
+    consumer = kafka.KafkaConsumer(bootstrap_servers="127.0.0.1:1", **ignored)
+    consumer.close()
