@@ -61,6 +61,16 @@ _EXPORTS: Dict[str, str] = {
     "NewPartitions": "kafka.admin",
     "ConfigResource": "kafka.admin",
     "ConfigResourceType": "kafka.admin",
+    # kafka-python 3's names
+    "ConsumerRebalanceListener": "kafka.consumer.subscription_state",
+    "Serializer": "kafka.serializer",
+    "Deserializer": "kafka.serializer",
+    "DefaultSerializer": "kafka.serializer",
+    "JsonSerializer": "kafka.serializer",
+    "TopicPartitionReplica": "kafka.structs",
+    "ConsumerGroupMetadata": "kafka.consumer.group.common",
+    "IsolationLevel": "kafka.enums",
+    "OffsetSpec": "kafka.enums",
 }
 
 __all__: List[str] = sorted(_EXPORTS) + ["__version__"]

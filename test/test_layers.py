@@ -50,6 +50,7 @@ FACADES: Dict[str, str] = {
     "kafka.protocol": "KafkaProtocol, create_message and the 0.9 codec constants",
     "kafka.consumer": "KafkaConsumer, SimpleConsumer and MultiProcessConsumer",
     "kafka.consumer.kafka": "kafka.consumer.kafka.KafkaConsumer (the 0.9.5 API reference's path)",
+    "kafka.producer": "SimpleProducer and KeyedProducer (kafka-python's kafka.producer exports them)",
 }
 
 #: The names each facade serves from the simple layer: importing one of them
@@ -63,6 +64,7 @@ FACADE_NAMES: Dict[str, Set[str]] = {
                        "CODEC_ZSTD", "ALL_CODECS"},
     "kafka.consumer": {"KafkaConsumer", "SimpleConsumer", "MultiProcessConsumer"},
     "kafka.consumer.kafka": {"KafkaConsumer"},
+    "kafka.producer": {"SimpleProducer", "KeyedProducer"},
 }
 assert set(FACADE_NAMES) == set(FACADES)
 

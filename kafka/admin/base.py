@@ -16,7 +16,7 @@ import time
 import uuid
 from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
-from kafka import errors
+from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG, parse_bootstrap
 from kafka.protocol.apis import METADATA
@@ -53,7 +53,11 @@ def broker_error(code: int, message: Optional[str], what: str) -> BaseException:
 class AdminBase:
     """Configuration, connection and routing shared by every admin operation."""
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("admin", dict(CLIENT_CONFIG, **ADMIN_CONFIG))
+
     def __init__(self, **configs: Any) -> None:
+        configs, ignored = compat_config.split("admin", configs)
         unknown = set(configs) - set(CLIENT_CONFIG) - set(ADMIN_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown admin client configuration: %s"
@@ -61,6 +65,7 @@ class AdminBase:
         self.config: Dict[str, Any] = dict(CLIENT_CONFIG)
         self.config.update(ADMIN_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         self._bootstrap = parse_bootstrap(configs.get("bootstrap_servers", CLIENT_CONFIG["bootstrap_servers"]))
         client_configs = {k: v for k, v in configs.items() if k in CLIENT_CONFIG}
         self._client = self.config["kafka_client"](**client_configs)

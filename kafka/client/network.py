@@ -190,6 +190,13 @@ class NetworkClient:
         conn = self._conns.get(node_id)
         return conn is not None and conn.connected()
 
+    def bootstrap_connected(self) -> bool:
+        """Whether cluster metadata has arrived and a connection to some broker is up."""
+        if self.cluster.version == 0:
+            return False
+        with self._lock:
+            return any(conn.connected() for conn in self._conns.values())
+
     def is_disconnected(self, node_id: int) -> bool:
         """Not connected and not connecting."""
         conn = self._conns.get(node_id)

@@ -112,8 +112,12 @@ class Fetcher:
                  value_deserializer: Optional[Callable] = None, fetch_min_bytes: int = 1,
                  fetch_max_wait_ms: int = 500, fetch_max_bytes: int = 52428800,
                  max_partition_fetch_bytes: int = 1048576, max_poll_records: int = 500, check_crcs: bool = True,
-                 isolation_level: str = "read_uncommitted", request_timeout_ms: int = 30000) -> None:
+                 isolation_level: str = "read_uncommitted", request_timeout_ms: int = 30000,
+                 deserialize_none: bool = False, client_rack: str = "") -> None:
         self.client = client
+        self.client_rack = client_rack or ""
+        #: Whether deserializers also see null keys and values (kafka-python's way).
+        self.deserialize_none = deserialize_none
         self.subscription = subscription
         self.key_deserializer = key_deserializer
         self.value_deserializer = value_deserializer
@@ -201,7 +205,7 @@ class Fetcher:
         ids = topic_ids.ids_by_name(cluster, by_topic)
         request = FETCH.Request(
             replica_id=-1, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
-            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation,
+            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack,
             topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=ids[topic], partitions=parts)
                     for topic, parts in by_topic.items()])
         return request, offsets, ids
@@ -399,7 +403,8 @@ class Fetcher:
                 built = []
                 for r in chunk:
                     try:
-                        built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des))
+                        built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des,
+                                                        self.deserialize_none))
                     except Exception:
                         if built:  # hand out the records before the failing one first
                             yield built, r[0]
@@ -449,16 +454,19 @@ class Fetcher:
 
     @staticmethod
     def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Callable],
-                      value_des: Optional[Callable]) -> ConsumerRecord:
+                      value_des: Optional[Callable], none_too: bool = False) -> ConsumerRecord:
         key, value = record[3], record[4]
         key_size = len(key) if key is not None else -1
         value_size = len(value) if value is not None else -1
-        if key_des is not None and key is not None:
+        if key_des is not None and (key is not None or none_too):
             key = key_des(key)
-        if value_des is not None and value is not None:
+        if value_des is not None and (value is not None or none_too):
             value = value_des(value)
+        headers = record[5]
+        header_size = sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0)
+                          for k, v in headers) if headers else -1
         return _new_record(ConsumerRecord, (topic, partition, epoch, record[0], record[1], record[2], key, value,
-                                            record[5], None, key_size, value_size, -1))
+                                            headers, None, key_size, value_size, header_size))
 
     # -- offsets lookups -------------------------------------------------------------------
 

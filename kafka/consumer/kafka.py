@@ -21,7 +21,7 @@ import logging
 import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
 
-from kafka import errors
+from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
@@ -55,9 +55,11 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "exclude_internal_topics": True,
     "group_instance_id": None,
     "group_protocol": "classic",
+    "deserialize_none": False,
+    "client_rack": "",
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
-DEFAULT_CONFIG["request_timeout_ms"] = 305000
+DEFAULT_CONFIG["request_timeout_ms"] = 30000  # as kafka-python 3; JoinGroup waits longer on its own
 
 class ModernKafkaConsumer:
     """Consumes records from Kafka topics.
@@ -65,15 +67,23 @@ class ModernKafkaConsumer:
     ``ModernKafkaConsumer(*topics, **configs)``: topics given here are
     subscribed (a ``group_id`` makes the group assign partitions; without one
     every partition of the topics is read). Configuration names follow
-    kafka-python (see ``DEFAULT_CONFIG``).
+    kafka-python (see ``DEFAULT_CONFIG``), and every key of kafka-python 3's
+    consumer is accepted (those without a meaning here are listed in
+    :mod:`kafka.compat_config`). ``deserialize_none=True`` hands null keys and
+    values to the deserializers, as kafka-python does.
     """
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("consumer", DEFAULT_CONFIG)
+
     def __init__(self, *topics: str, **configs: Any) -> None:
+        configs, ignored = compat_config.split("consumer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown consumer configuration: %s" % ", ".join(sorted(unknown)))
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         if self.config["group_protocol"] not in ("classic", "consumer"):
             raise errors.KafkaConfigurationError("group_protocol must be 'classic' or 'consumer'")
         for topic in topics:
@@ -87,7 +97,8 @@ class ModernKafkaConsumer:
             fetch_max_wait_ms=self.config["fetch_max_wait_ms"], fetch_max_bytes=self.config["fetch_max_bytes"],
             max_partition_fetch_bytes=self.config["max_partition_fetch_bytes"],
             max_poll_records=self.config["max_poll_records"], check_crcs=self.config["check_crcs"],
-            isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"])
+            isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"],
+            deserialize_none=self.config["deserialize_none"], client_rack=self.config["client_rack"])
         self._coordinator: Any = None
         if self.config["group_id"] is not None:
             self._coordinator = self._make_coordinator()
@@ -349,16 +360,37 @@ class ModernKafkaConsumer:
         if self._coordinator is not None:
             self._coordinator.config["enable_auto_commit"] = enabled
 
-    def committed(self, partition: TopicPartition, metadata: bool = False) -> Any:
-        """The last committed offset of ``partition`` for the group (None if none)."""
-        result = self._group().fetch_committed_offsets([check_topic_partition(partition)],
-                                                       self.config["request_timeout_ms"])
+    def committed(self, partition: TopicPartition, metadata: bool = False,
+                  timeout_ms: Optional[float] = None) -> Any:
+        """The last committed offset of ``partition`` for the group (None if none).
+
+        ``metadata=True`` returns the whole :class:`OffsetAndMetadata`.
+        ``timeout_ms`` bounds the lookup (default ``request_timeout_ms``).
+        """
+        result = self._group().fetch_committed_offsets(
+            [check_topic_partition(partition)],
+            self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms)
         found = result.get(check_topic_partition(partition))
         if found is None:
             return None
         return found if metadata else found.offset
 
     # -- metadata and offsets lookups -------------------------------------------------------------
+
+    def bootstrap_connected(self) -> bool:
+        """Whether the consumer has cluster metadata and a live connection to a broker."""
+        return self._client.bootstrap_connected()
+
+    def bootstrap(self, timeout_ms: Optional[float] = None, refresh: bool = False) -> bool:
+        """Fetch cluster metadata now (if none yet, or ``refresh``); whether it arrived in ``timeout_ms``."""
+        self._check_open()
+        if refresh or not self._client.bootstrap_connected():
+            try:
+                self._client.refresh_metadata(self.config["request_timeout_ms"] if timeout_ms is None
+                                              else timeout_ms)
+            except errors.KafkaError:
+                return False
+        return self._client.bootstrap_connected()
 
     def topics(self) -> Set[str]:
         """Topics the cluster has (the internal ones excluded unless configured otherwise)."""

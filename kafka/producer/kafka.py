@@ -17,7 +17,7 @@ import time
 import weakref
 from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from kafka import errors
+from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.producer.accumulator import RecordAccumulator
@@ -54,6 +54,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "enable_idempotence": None,  # None: on when the settings and the broker allow it
     "transactional_id": None,
     "transaction_timeout_ms": 60000,
+    "serialize_none": False,
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
 DEFAULT_CONFIG["retry_backoff_ms"] = 100
@@ -112,14 +113,25 @@ class KafkaProducer:
     ``acks`` defaults to ``'all'`` and idempotence is then on by default,
     when the broker supports it; with ``acks`` 0 or 1 idempotence is off
     (asking for both is a configuration error).
+
+    Every key of kafka-python's producer is accepted; those without a
+    meaning here are listed in :mod:`kafka.compat_config` and in
+    ``docs/compatibility.rst``. ``KafkaProducer.DEFAULT_CONFIG`` holds them
+    all. ``serialize_none=True`` hands ``None`` keys and values to the
+    serializers, as kafka-python does, instead of sending them as nulls.
     """
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("producer", DEFAULT_CONFIG)
+
     def __init__(self, **configs: Any) -> None:
+        configs, ignored = compat_config.split("producer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown producer configuration: %s" % ", ".join(sorted(unknown)))
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         acks = self.config["acks"]
         if acks not in _ACKS:
             raise errors.KafkaConfigurationError("acks must be 0, 1 or 'all', not %r" % (acks,))
@@ -160,6 +172,7 @@ class KafkaProducer:
             client_id=self._client.config["client_id"])
         self._key_serializer = self.config["key_serializer"]
         self._value_serializer = self.config["value_serializer"]
+        self._serialize_none = bool(self.config["serialize_none"])
         self._max_block = self.config["max_block_ms"] / 1000.0
         self._max_request_size = self.config["max_request_size"]
         # The largest value the fast path of send() takes without a size check.
@@ -179,6 +192,7 @@ class KafkaProducer:
             self._sender.on_batch_failed = self._transactions.record_failed
         self._closed = False
         self._close_lock = threading.Lock()
+        self._accumulator.wake = self._sender.wakeup
         self._sender.start()
         # One hook per producer: closing this one must leave the others'
         # hooks registered. The weak reference lets an unused producer be
@@ -281,12 +295,18 @@ class KafkaProducer:
         if type(topic) is not str or topic not in self._checked_topics:
             check_topic_name(topic)
             self._checked_topics.add(topic)
+        if self._serialize_none:  # kafka-python's way: serializers see None too
+            if self._key_serializer is not None:
+                key = self._key_serializer(key)
+            if self._value_serializer is not None:
+                value = self._value_serializer(value)
+        else:
+            if key is not None and self._key_serializer is not None:
+                key = self._key_serializer(key)
+            if value is not None and self._value_serializer is not None:
+                value = self._value_serializer(value)
         if value is None and key is None:
             raise errors.IllegalArgumentError("a record needs a key or a value")
-        if key is not None and self._key_serializer is not None:
-            key = self._key_serializer(key)
-        if value is not None and self._value_serializer is not None:
-            value = self._value_serializer(value)
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
             key, value = check_key_value(key, value, self._key_serializer is not None,
                                          self._value_serializer is not None)
@@ -361,11 +381,11 @@ class KafkaProducer:
         """Start a transaction; every record sent until commit or abort belongs to it."""
         self._txn().begin_transaction()
 
-    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata_or_id: Any) -> None:
+    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata: Any) -> None:
         """Commit consumer offsets as part of the transaction (consume-transform-produce)."""
         txn = self._txn()
         offsets = {check_topic_partition(tp): offset for tp, offset in offsets.items()}
-        txn.send_offsets_to_transaction(offsets, group_metadata_or_id)
+        txn.send_offsets_to_transaction(offsets, group_metadata)
 
     def commit_transaction(self) -> None:
         """Deliver the transaction's records and commit it."""
@@ -394,8 +414,16 @@ class KafkaProducer:
         finally:
             self._accumulator.end_flush()
 
-    def close(self, timeout: Optional[float] = None) -> None:
-        """Deliver what was accepted (up to ``timeout`` s), then stop."""
+    def bootstrap_connected(self) -> bool:
+        """Whether the producer has cluster metadata and a live connection to a broker."""
+        return self._client.bootstrap_connected()
+
+    def close(self, timeout: Optional[float] = None, null_logger: bool = False) -> None:
+        """Deliver what was accepted (up to ``timeout`` s), then stop.
+
+        ``null_logger`` is accepted for kafka-python's sake and changes nothing:
+        kafkawire's interpreter-exit hook already closes producers quietly.
+        """
         with self._close_lock:
             if self._closed:
                 return

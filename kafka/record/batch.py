@@ -244,8 +244,8 @@ class RecordBatch:
         """The records as ``row_cls`` tuples, built straight from the bytes.
 
         Each row is ``(*prefix, offset, timestamp, timestamp_type, key,
-        value, headers, None, key_size, value_size, -1)`` (sizes are -1 for
-        a null key or value): the layout of the consumer's records, which
+        value, headers, None, key_size, value_size, header_size)`` (sizes are
+        -1 for a null key or value, and for no headers): the layout of the consumer's records, which
         this saves building twice. Control batches have no rows; read them
         with :meth:`records`.
         """

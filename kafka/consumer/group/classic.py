@@ -279,10 +279,9 @@ class ClassicMembership:
             self._hb_enabled = False
             lost = self._lost or self.generation.generation_id < 0
         owned = self.subscription.assigned_partitions()
-        if lost:
-            if owned:
-                self._note(call_listener(self.subscription, "on_partitions_lost", owned))
-                self.subscription.assign_from_subscribed([])
+        if lost and owned:
+            self._note(call_listener(self.subscription, "on_partitions_lost", owned))
+            self.subscription.assign_from_subscribed([])
         else:
             if self.owner.config["enable_auto_commit"] and owned:
                 if self._prepare_commit is None:
@@ -293,9 +292,12 @@ class ClassicMembership:
                     log.warning("group %s: committing before the rebalance failed: %s",
                                 self.group_id, self._prepare_commit.exception)
                 self._prepare_commit = None
-            if self.protocol != COOPERATIVE and owned:
+            if self.protocol != COOPERATIVE:
+                # Called with an empty set too (the first join included), as
+                # kafka-python does: listeners written for it count on that.
                 self._note(call_listener(self.subscription, "on_partitions_revoked", owned))
-                self.subscription.assign_from_subscribed([])
+                if owned:
+                    self.subscription.assign_from_subscribed([])
             elif owned:
                 # Cooperative: keep everything, except topics no longer subscribed.
                 gone = {tp for tp in owned if not self.subscription.matches(tp.topic)}

@@ -19,7 +19,20 @@ from kafka.simple.partitioner.base import Partitioner
 from kafka.simple.partitioner.hashed import HashedPartitioner, LegacyPartitioner, Murmur2Partitioner, murmur2
 from kafka.simple.partitioner.roundrobin import RoundRobinPartitioner
 
+
+
+def __getattr__(name: str) -> object:
+    # kafka-python's path of KafkaProducer's default partitioner; loaded
+    # lazily because kafka.producer imports this package.
+    if name == "DefaultPartitioner":
+        from kafka.producer.partitioner import DefaultPartitioner
+
+        return DefaultPartitioner
+    raise AttributeError("module 'kafka.partitioner' has no attribute %r" % (name,))
+
+
 __all__ = [
+    "DefaultPartitioner",
     "Partitioner",
     "HashedPartitioner",
     "LegacyPartitioner",
