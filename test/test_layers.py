@@ -30,6 +30,7 @@ RANKS: Dict[str, int] = {
     "cluster": 3,
     "client": 4,
     "producer": 5, "consumer": 5, "admin": 5, "direct": 5,  # what applications build
+    "coordinator": 6,  # kafka-python's module paths of the assignors
     "simple": 6,  # kafka-python 0.9 API over the engine
     "confluent": 6,  # confluent-kafka-style API over the engine (when present)
     "quix": 7,  # quixstreams-style wrappers over kafka.confluent (when present)
@@ -40,7 +41,8 @@ RANKS: Dict[str, int] = {
 #: Top-level modules of the base layer. The package root belongs here: it
 #: only loads the path aliases, engine modules import it for ``__version__``,
 #: and the names it serves lazily are resolved through its ``_EXPORTS``.
-BASE = {"kafka", "errors", "structs", "future", "peer_text", "topic_names", "_moved"}
+BASE = {"kafka", "errors", "structs", "future", "peer_text", "topic_names", "_moved",
+        "compat_config", "serializer", "enums", "version"}
 
 #: Engine modules allowed to import the simple layer: each keeps a public
 #: import path working by loading one simple-layer name on first use.

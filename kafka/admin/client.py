@@ -10,7 +10,10 @@ from kafka.admin.records import RecordsMixin
 from kafka.admin.topics import TopicsMixin
 
 
-class KafkaAdminClient(KafkaPythonAdminMixin, TopicsMixin, ConfigsMixin, GroupsMixin, RecordsMixin, AclsMixin):
+# KafkaPythonAdminMixin widens create_topics, delete_topics and create_partitions
+# (kafka-python's argument forms and raise_errors), which mypy sees as a clash.
+class KafkaAdminClient(KafkaPythonAdminMixin, TopicsMixin, ConfigsMixin,  # type: ignore[misc]
+                       GroupsMixin, RecordsMixin, AclsMixin):
     """Administer a Kafka cluster.
 
     ``KafkaAdminClient(bootstrap_servers="host:9092", client_id=...,

@@ -64,20 +64,20 @@ class KafkaPythonAdminMixin:
         if wait_for_metadata:
             created = [name for name, outcome in result.items() if outcome is None]
             self.wait_for_topics(created, timeout_ms if timeout_ms is not None else 10000)
-        return result  # type: ignore[no-any-return]
+        return result
 
     def delete_topics(self, topics: Sequence[str], timeout_ms: Optional[float] = None,
                       raise_errors: Optional[bool] = None,
                       raise_error: bool = True) -> Dict[str, Optional[BaseException]]:
         """Delete topics (``raise_errors``: kafka-python's name for ``raise_error``)."""
-        return super().delete_topics(topics, timeout_ms,  # type: ignore[misc,no-any-return]
+        return super().delete_topics(topics, timeout_ms,  # type: ignore[misc]
                                      raise_error=_raise(raise_error, raise_errors))
 
     def create_partitions(self, topic_partitions: Mapping[str, Any], timeout_ms: Optional[float] = None,
                           validate_only: bool = False, raise_errors: Optional[bool] = None,
                           raise_error: bool = True) -> Dict[str, Optional[BaseException]]:
         """Add partitions (``raise_errors``: kafka-python's name for ``raise_error``)."""
-        return super().create_partitions(topic_partitions, timeout_ms,  # type: ignore[misc,no-any-return]
+        return super().create_partitions(topic_partitions, timeout_ms,  # type: ignore[misc]
                                          validate_only, raise_error=_raise(raise_error, raise_errors))
 
     def wait_for_topics(self, topic_names: Sequence[str], timeout_ms: float = 10000) -> None:
@@ -147,7 +147,7 @@ class KafkaPythonAdminMixin:
         if types_filter:
             types = {t.lower() for t in types_filter}
             groups = [g for g in groups if g.group_type.lower() in types]
-        return groups  # type: ignore[no-any-return]
+        return groups
 
     def describe_groups(self, group_ids: Sequence[str], group_coordinator_id: Optional[int] = None,
                         include_authorized_operations: bool = False) -> Dict[str, Any]:
@@ -156,7 +156,7 @@ class KafkaPythonAdminMixin:
         The coordinator is always looked up, and authorized operations are
         not asked for: the two keywords are accepted and ignored.
         """
-        return self.describe_consumer_groups(group_ids)  # type: ignore[attr-defined,no-any-return]
+        return self.describe_consumer_groups(group_ids)  # type: ignore[attr-defined]
 
     def delete_groups(self, group_ids: Sequence[str],
                       group_coordinator_id: Optional[int] = None) -> List[Tuple[str, Any]]:
@@ -183,13 +183,13 @@ class KafkaPythonAdminMixin:
     def alter_group_offsets(self, group_id: str, offsets: Mapping[TopicPartition, Union[int, OffsetAndMetadata]],
                             group_coordinator_id: Optional[int] = None) -> Dict[TopicPartition, Any]:
         """:meth:`alter_consumer_group_offsets`; per-partition failures are returned, not raised."""
-        return self.alter_consumer_group_offsets(group_id, offsets,  # type: ignore[attr-defined,no-any-return]
+        return self.alter_consumer_group_offsets(group_id, offsets,  # type: ignore[attr-defined]
                                                  raise_error=False)
 
     def delete_group_offsets(self, group_id: str, partitions: Sequence[TopicPartition],
                              group_coordinator_id: Optional[int] = None) -> Dict[TopicPartition, Any]:
         """:meth:`delete_consumer_group_offsets`; per-partition failures are returned, not raised."""
-        return self.delete_consumer_group_offsets(group_id, partitions,  # type: ignore[attr-defined,no-any-return]
+        return self.delete_consumer_group_offsets(group_id, partitions,  # type: ignore[attr-defined]
                                                   raise_error=False)
 
 

@@ -53,7 +53,7 @@ class DefaultSerializer(Serializer, Deserializer):
 
     def serialize(self, topic: Optional[str], headers: Headers, data: Any) -> Optional[bytes]:
         if data is None or isinstance(data, (bytes, bytearray, memoryview)):
-            return data  # type: ignore[return-value]
+            return data
         return str(data).encode(self.encoding)
 
     def deserialize(self, topic: Optional[str], headers: Headers, data: Optional[bytes]) -> Any:
