@@ -149,9 +149,9 @@ class Producer:
             raise TypeError("topic must be str, not %s" % type(topic).__name__)
         value_bytes = value if value is None or type(value) is bytes else _as_bytes("value", value)
         key_bytes = key if key is None or type(key) is bytes else _as_bytes("key", key)
-        if not isinstance(partition, int):
+        if type(partition) is not int and not isinstance(partition, int):
             raise TypeError("partition must be int, not %s" % type(partition).__name__)
-        if isinstance(timestamp, bool) or not isinstance(timestamp, int):
+        if type(timestamp) is not int and (isinstance(timestamp, bool) or not isinstance(timestamp, int)):
             raise TypeError("timestamp must be int, not %s" % type(timestamp).__name__)
         # Like confluent-kafka, a callback that is not callable fails only when its report is served.
         report_to = on_delivery if on_delivery is not None else callback
@@ -176,7 +176,7 @@ class Producer:
                     "Unable to produce message: Local: Unknown partition"))
             self._count += 1
             self._bytes += pending.size
-            if partitions is None or topic in self._waiting:
+            if partitions is None or (self._waiting and topic in self._waiting):
                 queue = self._waiting.get(topic)
                 if queue is None:
                     queue = self._waiting[topic] = collections.deque()
@@ -320,10 +320,11 @@ class Producer:
         lock = self._lock
         only_errors = self._only_errors
         now = time.monotonic()
+        # Served records leave len() a group (one librdkafka event) at a time: one lock per group.
+        done_count = done_bytes = 0
         for index, pending in enumerate(batch):
-            with lock:
-                self._count -= 1
-                self._bytes -= pending.size
+            done_count += 1
+            done_bytes += pending.size
             error = pending.error
             future = pending.future
             offset: Optional[int] = None
@@ -343,6 +344,10 @@ class Producer:
             if group != previous:
                 served += 1
                 previous = group
+                with lock:
+                    self._count -= done_count
+                    self._bytes -= done_bytes
+                done_count = done_bytes = 0
             if pending.callback is None or (only_errors and error is None):
                 continue
             partition = pending.partition
@@ -354,8 +359,14 @@ class Producer:
             except BaseException:
                 # The rest are served at the next poll(), as librdkafka keeps them queued.
                 with lock:
+                    self._count -= done_count
+                    self._bytes -= done_bytes
                     reports.extendleft(reversed(batch[index + 1:]))
                 raise
+        if done_count:
+            with lock:
+                self._count -= done_count
+                self._bytes -= done_bytes
         self._maybe_stats()
         return served
 
