@@ -73,6 +73,11 @@ CPU caches by the time it is handled and freed):
   ``consume(num_messages=R, timeout=1.0)``.  librdkafka otherwise keeps its
   defaults, including its large pre-fetch queue (visible in RSS);
   ``--confluent-backoff-ms -1`` restores its default back-off.
+* confluent-poll1 -- the same consumer read with ``poll(1.0)`` per message.
+* ours-confluent / ours-confluent-poll1 -- the same two loops on
+  kafkawire's confluent-kafka API (``kafka.confluent.Consumer``, from this
+  checkout, with the same configuration; it ignores
+  ``fetch.queue.backoff.ms``), run like ours (``--python`` applies).
 
 All clients keep their default fetch sizes (1 MiB per partition) and fetch
 wait (500 ms).  With ``--mode group`` every run subscribes with a fresh
@@ -126,8 +131,12 @@ CLIENT_KINDS = {
     "aiokafka": ("aiokafka", "poll"),
     "aiokafka-iter": ("aiokafka", "iter"),
     "confluent": ("confluent", "poll"),
+    "confluent-poll1": ("confluent", "poll1"),
+    "ours-confluent": ("ours-confluent", "poll"),
+    "ours-confluent-poll1": ("ours-confluent", "poll1"),
 }
-DEFAULT_CLIENTS = "ours,ours-iter,kafka-python,kafka-python-iter,aiokafka,confluent"
+DEFAULT_CLIENTS = ("ours,ours-iter,ours-confluent,ours-confluent-poll1,kafka-python,kafka-python-iter,aiokafka,"
+                   "confluent,confluent-poll1")
 DEFAULT_RECORDS = {100: 500_000, 1024: 100_000}
 FILL_BATCH_SIZE = 1_000_000
 FILL_LINGER_MS = 20
@@ -159,7 +168,7 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     pythons = args.python or [sys.executable]
     ours_paths = []
     for python in pythons:
-        if not any(CLIENT_KINDS[label][0] == "ours" for label in labels):
+        if not any(CLIENT_KINDS[label][0].startswith("ours") for label in labels):
             break
         if os.path.realpath(shutil.which(python) or python) == os.path.realpath(sys.executable):
             path = sys.executable
@@ -170,10 +179,9 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     host = cpython_host()
     for label in labels:
         client, style = CLIENT_KINDS[label]
-        suffix = "-iter" if style == "iter" else ""
-        if client == "ours":
+        if client.startswith("ours"):
             for python, path in ours_paths:
-                name = label if len(ours_paths) == 1 else "ours-%s%s" % (os.path.basename(python), suffix)
+                name = label if len(ours_paths) == 1 else label.replace("ours", "ours-" + os.path.basename(python), 1)
                 sides.append(Side(name, client, style, path, ours_env))
         elif client == "kafka-python":
             if kafka_python is None:
