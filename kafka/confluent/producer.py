@@ -131,6 +131,9 @@ class Producer:
         refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
+        # Looked up once: produce() hands both to the engine for every record.
+        self._send = self._engine.send
+        self._completed_hook = self._completed
 
     # -- producing --------------------------------------------------------------------------
 
@@ -207,13 +210,13 @@ class Producer:
             # librdkafka accepts a record with neither key nor value; the engine wants one of them.
             value = b""
         try:
-            future = self._engine.send(pending.topic, value=value, key=pending.key, headers=pending.headers,
-                                       partition=pending.partition, timestamp_ms=pending.timestamp)
+            future = self._send(pending.topic, value, pending.key, pending.headers, pending.partition,
+                                pending.timestamp)
         except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
             self._report(pending, self._delivery_error(exc), None)
             return
         pending.future = future
-        future.on_completion(self._completed, pending)
+        future.on_completion(self._completed_hook, pending)
 
     def _sticky(self, topic: str, partitions: List[int]) -> int:
         """A random partition, kept for ``sticky.partitioning.linger.ms`` (random each time when 0)."""
