@@ -381,7 +381,7 @@ class Row:
 def print_table(rows: List[Row], sides: List[Side]) -> None:
     ours = [s for s in sides if s.client == "ours"]
     ratio_heads = ["%s/x" % s.label for s in ours]
-    head = "%-18s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
+    head = "%-20s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
         "client", "value", "codec", "mode", "msg/s", "MB/s", "CPU us/msg", "1st s", "RSS MB", "runs")
     head += "".join(" %*s" % (max(8, len(h)), h) for h in ratio_heads)
     print(head)
@@ -404,7 +404,7 @@ def print_table(rows: List[Row], sides: List[Side]) -> None:
                 runs += "!"
                 for error in sorted(set(row.errors)):
                     notes.append("ERROR %s: %s" % (where, error))
-        line = "%-18s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
+        line = "%-20s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
             row.side.label, row.size, row.codec, row.mode, fmt(rate, "{:,.0f}"),
             fmt(rate * row.size / 1e6 if rate else None, "{:.1f}"), fmt(row.median_cpu_us(), "{:.2f}"),
             fmt(row.median_first(), "{:.2f}"), fmt(row.peak_rss_mb(), "{:.0f}"), runs)
@@ -527,7 +527,7 @@ def main() -> None:
                                     status = result["skipped"] if "skipped" in result else ""
                                 if "error" in result:
                                     status += " ERROR: " + result["error"]
-                                print("[%d/%d %3.0fs] %-18s %5dB %-5s %-6s run %d: %s" % (
+                                print("[%d/%d %3.0fs] %-20s %5dB %-5s %-6s run %d: %s" % (
                                     done, total, time.monotonic() - started, row.side.label, size, codec,
                                     row.mode, rep + 1, status), file=sys.stderr, flush=True)
                 finally:
@@ -553,7 +553,7 @@ def main() -> None:
     print("confluent: fetch.queue.backoff.ms %s" % (
         args.confluent_backoff_ms if args.confluent_backoff_ms >= 0 else "librdkafka's default"))
     for side in sides:
-        print("  %-18s %s" % (side.label, side.info or side.python))
+        print("  %-20s %s" % (side.label, side.info or side.python))
     print()
     print_table(rows, sides)
     if args.json:
