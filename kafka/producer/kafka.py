@@ -246,9 +246,9 @@ class KafkaProducer:
                     self._batch_event(topic, full, True, sticky[2], sticky[3])
                 return future
         if partition is not None and headers is None and type(value) is bytes and type(topic) is str:
-            future = self._send_to_partition(topic, value, key, partition, timestamp_ms)
-            if future is not None:
-                return future
+            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms)
+            if routed is not None:
+                return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
 
     def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any,
