@@ -132,7 +132,7 @@ class Producer:
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
         # Looked up once: produce() hands both to the engine for every record.
-        self._send = self._engine.send
+        self._engine_send = self._engine.send
         self._completed_hook = self._completed
 
     # -- producing --------------------------------------------------------------------------
@@ -210,8 +210,8 @@ class Producer:
             # librdkafka accepts a record with neither key nor value; the engine wants one of them.
             value = b""
         try:
-            future = self._send(pending.topic, value, pending.key, pending.headers, pending.partition,
-                                pending.timestamp)
+            future = self._engine_send(pending.topic, value, pending.key, pending.headers, pending.partition,
+                                       pending.timestamp)
         except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
             self._report(pending, self._delivery_error(exc), None)
             return
