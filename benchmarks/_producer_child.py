@@ -125,6 +125,15 @@ def _run_sync_futures(
         return Timer(), 0, args.records, "warm-up: " + str(first)
     futures: List[Any] = []
     append = futures.append
+    if args.sync:
+        # send().get() per record: the latency of one synchronous send.
+        with Timer() as timer:
+            for i in range(args.records):
+                future = send(topic, values[i & mask])
+                future.get(timeout=args.timeout)
+                append(future)
+        ok, failed, first = _count_futures(futures)
+        return timer, ok, failed, first
     with Timer() as timer:
         for i in range(args.records):
             append(send(topic, values[i & mask]))
@@ -352,6 +361,7 @@ def main() -> None:
     parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")
     parser.add_argument("--linger-ms", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1000)
+    parser.add_argument("--sync", action="store_true", help="send(...).get() per record (ours and kafka-python)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for each flush")
     args = parser.parse_args()
 

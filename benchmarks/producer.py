@@ -70,6 +70,14 @@ at 100 B.
 install there (shared with ``benchmarks/records.py``); a codec that is not
 available to a side is shown as skipped.  The other clients always run on
 CPython.
+
+``--sync`` measures synchronous sends instead: each record is sent with
+``send(...).get()``, so the figure is one record's round trip (the table
+adds the latency per record); use it with ``--clients ours,kafka-python``
+and a small ``--records``, e.g.::
+
+    python benchmarks/producer.py --sync --clients ours,kafka-python \
+        --sizes 100 --codecs none --records 2000 --warmup 100
 """
 
 from __future__ import annotations
@@ -159,6 +167,8 @@ def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
         "--warmup": args.warmup, "--timeout": args.timeout,
     }
     cmd += [str(x) for item in options.items() for x in item]
+    if args.sync:
+        cmd.append("--sync")
     result: Dict[str, Any]
     try:
         proc = subprocess.run(cmd, env=side.env, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -255,6 +265,13 @@ def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) ->
             line += " %*s" % (max(8, len(head)), ratio)
         print(line)
     print()
+    if args.sync:
+        for row in rows:
+            rate = row.median_rate()
+            if rate:
+                print("%-16s %6dB %-5s send().get(): %.2f ms per record" % (
+                    row.side.label, row.size, row.codec, 1000.0 / rate))
+        print()
     print("msg/s, MB/s (values only) and CPU us/msg: medians; RSS: the largest peak of the runs; "
           "runs: complete runs / runs; <ours>/x: our msg/s divided by the row's")
     if notes:
@@ -285,6 +302,9 @@ def main() -> None:
                         help="interpreter for our side (e.g. pypy3); repeat to compare several")
     parser.add_argument("--kafka-python-extras", default="crc32c",
                         help="packages added to kafka-python's environment (default crc32c; '' for none)")
+    parser.add_argument("--sync", action="store_true",
+                        help="synchronous sends: send(...).get() per record (ours and kafka-python only); "
+                             "the table then also shows the latency per record")
     parser.add_argument("--json", default=None, help="also write every run's result to this file")
     args = parser.parse_args()
 

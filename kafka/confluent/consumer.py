@@ -24,7 +24,7 @@ from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, message_from_record,
     messages_from_records, partitions_list)
-from kafka.consumer.kafka import KafkaConsumer
+from kafka.consumer.kafka import ModernKafkaConsumer as KafkaConsumer
 from kafka.structs import OffsetAndMetadata, TopicPartition as EngineTP
 
 log = logging.getLogger(__name__)

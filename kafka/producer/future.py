@@ -20,25 +20,37 @@ log = logging.getLogger(__name__)
 
 
 class RecordMetadata(NamedTuple):
-    """Where a record was written."""
+    """Where a record was written.
+
+    The fields come in kafka-python's order, so code unpacking the tuple
+    works unchanged; ``log_start_offset`` (kafkawire's addition) comes last.
+    ``serialized_header_size`` is -1 for a record without headers.
+    """
 
     topic: str
     partition: int
     topic_partition: TopicPartition
     offset: int
     timestamp: int
-    log_start_offset: int
     checksum: Optional[int]
     serialized_key_size: int
     serialized_value_size: int
     serialized_header_size: int
+    log_start_offset: int = -1
+
+
+def header_size(headers: Any) -> int:
+    """Serialized size of ``headers`` as kafka-python counts it (UTF-8 keys plus values), -1 for none."""
+    if not headers:
+        return -1
+    return sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0) for k, v in headers)
 
 
 class ProduceResult:
     """The outcome of one batch: base offset and log-append time, or an error."""
 
     __slots__ = ("topic_partition", "base_offset", "log_append_time", "log_start_offset", "error",
-                 "_event", "_callbacks", "_lock")
+                 "_event", "_callbacks", "_lock", "hurried", "on_wait")
 
     def __init__(self, topic_partition: TopicPartition) -> None:
         self.topic_partition = topic_partition
@@ -49,6 +61,10 @@ class ProduceResult:
         self._event = threading.Event()
         self._callbacks: Optional[List[Tuple[Callable[..., Any], Any]]] = None
         self._lock = threading.Lock()
+        #: Set when someone blocks on the batch: it leaves without lingering.
+        self.hurried = False
+        #: Called (by the producer's accumulator) when a caller starts waiting.
+        self.on_wait: Optional[Callable[[], None]] = None
 
     @property
     def is_done(self) -> bool:
@@ -56,7 +72,19 @@ class ProduceResult:
         return self._event.is_set()
 
     def wait(self, timeout: Optional[float]) -> bool:
-        """Block until done or ``timeout`` seconds pass."""
+        """Block until done or ``timeout`` seconds pass.
+
+        A batch still lingering is sent at once: waiting for ``linger_ms``
+        gains nothing when the caller already blocks on the answer, and
+        ``send(...).get()`` in a loop would otherwise pay it per record.
+        """
+        if self._event.is_set():
+            return True
+        if not self.hurried:
+            self.hurried = True
+            on_wait = self.on_wait
+            if on_wait is not None:
+                on_wait()
         return self._event.wait(timeout)
 
     def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,
@@ -140,8 +168,8 @@ class FutureRecordMetadata:
         tp = result.topic_partition
         offset = result.base_offset + self._index if result.base_offset >= 0 else -1
         timestamp = result.log_append_time if result.log_append_time >= 0 else self._timestamp
-        return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, result.log_start_offset, None,
-                              self._key_size, self._value_size, self._header_size)
+        return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, None,
+                              self._key_size, self._value_size, self._header_size, result.log_start_offset)
 
     def get(self, timeout: Optional[float] = None) -> RecordMetadata:
         """The record's metadata; raises the failure, or KafkaTimeoutError after ``timeout`` s."""
