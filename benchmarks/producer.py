@@ -36,6 +36,10 @@ The clients, as configured:
 * ours -- ``kafka.producer.KafkaProducer(acks=1, linger_ms=5,
   compression_type=..., enable_idempotence=False)``;
   ``send()`` per record keeping the futures, then ``flush()``.
+* ours-confluent -- kafkawire's confluent-kafka API from this checkout,
+  ``kafka.confluent.Producer`` with the same configuration and loop as
+  confluent-kafka below (``--python`` applies to it too; ``batch.size`` is
+  ``--confluent-batch-size``, else librdkafka's default as the facade maps it).
 * kafka-python 3.x -- the same call on kafka-python's ``KafkaProducer``, in
   its own virtual environment ``benchmarks/.venvs/kafka-python[-crc32c]``
   (it imports as ``kafka`` too).  By default that environment includes the
@@ -98,7 +102,7 @@ from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
 
 CHILD = os.path.join(HERE, "_producer_child.py")
-CLIENTS = ("ours", "kafka-python", "aiokafka", "confluent")
+CLIENTS = ("ours", "ours-confluent", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
 
 
@@ -123,15 +127,17 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     base_env.pop("PYTHONPATH", None)
     ours_env = dict(base_env, PYTHONPATH=ROOT)
     sides = []
-    if "ours" in clients:
+    for ours in ("ours", "ours-confluent"):
+        if ours not in clients:
+            continue
         pythons = args.python or [sys.executable]
         for python in pythons:
             if os.path.realpath(shutil.which(python) or python) == os.path.realpath(sys.executable):
                 path = sys.executable
             else:
                 path = ours_python(python)
-            label = "ours" if len(pythons) == 1 else "ours-" + os.path.basename(python)
-            sides.append(Side(label, "ours", path, ours_env))
+            label = ours if len(pythons) == 1 else ours.replace("ours", "ours-" + os.path.basename(python), 1)
+            sides.append(Side(label, ours, path, ours_env))
     if "kafka-python" in clients:
         extras = [e for e in args.kafka_python_extras.split(",") if e]
         sides.append(Side("kafka-python", "kafka-python", kafka_python_python(extras), base_env, isolated=True))

@@ -25,8 +25,8 @@ from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
-from kafka.producer.record_checks import (check_headers, check_key_value, check_partition, check_record_size,
-                                          check_timestamp)
+from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
+                                          check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import TransactionManager
 from kafka.record import codecs
@@ -284,7 +284,40 @@ class KafkaProducer:
                 if full or new_batch:
                     self._batch_event(topic, full, True, sticky[2], sticky[3])
                 return future
+        if partition is not None and headers is None and type(value) is bytes and type(topic) is str:
+            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms)
+            if routed is not None:
+                return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
+
+    def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any,
+                           timestamp_ms: Any) -> Optional[FutureRecordMetadata]:
+        """Fast path for ``send(topic, value_bytes, key, partition=p[, timestamp_ms])``.
+
+        Taken when the record needs none of _send's conversions and would pass
+        all its checks (cached partitions of the current metadata, no
+        serializer, no transaction); None otherwise, and _send does it all.
+        """
+        if (key is not None and type(key) is not bytes) or type(partition) is not int or self._closed or \
+                self._key_serializer is not None or self._value_serializer is not None or \
+                self._transactions is not None or self._sender.fatal_error is not None:
+            return None
+        if (len(key) if key is not None else 0) + len(value) > self._max_fast_value:
+            return None
+        if timestamp_ms is None:
+            timestamp_ms = int(_time() * 1000)
+        elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
+            return None
+        cached = self._partition_cache.get(topic)
+        if cached is None or cached[0] != self._client.cluster.version:
+            return None
+        tp = self._tps.get((topic, partition))
+        if tp is None or partition not in cached[1]:
+            return None
+        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, None, self._max_block)
+        if full or new_batch:
+            self._batch_event(topic, full, False, cached[1], cached[2])
+        return future
 
     def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Header]],
               partition: Optional[int], timestamp_ms: Optional[int]) -> FutureRecordMetadata:
