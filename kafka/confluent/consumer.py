@@ -279,6 +279,11 @@ class Consumer:
 
     def _rebalance(self, kind: str, partitions: Set[EngineTP]) -> None:
         """Called by the engine inside its poll, in this thread."""
+        if kind == "revoke" and not partitions:
+            # The engine tells kafka-python-style listeners about an empty
+            # revoke too (the first join included); librdkafka calls on_revoke
+            # only when there is something to revoke.
+            return
         parts = [TopicPartition(tp.topic, tp.partition) for tp in sorted(partitions)]
         if kind in ("revoke", "lost"):
             if kind == "revoke":
