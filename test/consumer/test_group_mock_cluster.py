@@ -420,7 +420,7 @@ def test_heartbeat_errors_are_recovered(cluster, members, code):
     generation = m.coordinator.generation
     cluster.start_request_tracking()
     cluster.push_request_errors("Heartbeat", code, code)
-    wait_for(lambda: len(cluster.requests("Heartbeat")) >= 3, 5, "heartbeats after the errors")
+    wait_for(lambda: len(cluster.requests("Heartbeat")) >= 3, 15, "heartbeats after the errors")
     wait_for(lambda: settled([m]), 15, "a stable group again")
     if code in (NOT_COORDINATOR,):
         assert cluster.requests("FindCoordinator"), "the coordinator is looked up again"
