@@ -46,10 +46,25 @@ settings.load_profile(os.environ.get("KAFKAWIRE_HYPOTHESIS_PROFILE", "default"))
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
-    """Keep the Spark tests on one xdist worker: they share one SparkSession (~10 s to start)."""
+    """Keep the Spark tests on one xdist worker: they share one SparkSession (~10 s to start).
+
+    ``test/spark`` (local[2]) and ``test/spark_cluster`` (a standalone
+    cluster) share the group too: one process can hold only one
+    SparkContext at a time (see ``test/spark_sessions.py``), and two groups
+    may land on the same worker.
+    """
     for item in items:
-        if "spark" in item.path.parts[-2:-1]:
+        if item.path.parent.name in ("spark", "spark_cluster"):
             item.add_marker(pytest.mark.xdist_group("spark"))
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the SparkSession the Spark tests left running, if any."""
+    import sys
+
+    sessions = sys.modules.get("test.spark_sessions")
+    if sessions is not None:
+        sessions.stop()  # type: ignore[attr-defined]
 
 
 def _strict() -> bool:

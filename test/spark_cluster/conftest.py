@@ -1,0 +1,72 @@
+"""A Spark standalone cluster (a master and two one-core workers on 127.0.0.1) for the whole run.
+
+The cluster is started once, by the first test that needs it, and stopped at
+the end of the run (and by :mod:`kafka.testing.spark_cluster` at interpreter
+exit or when this process dies). The driver runs in this test process: it
+holds one SparkContext at a time, shared with ``test/spark`` through
+``test/spark_sessions.py`` (a second process per test would pay the 7-12 s
+start of a driver again).
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Iterator
+
+import pytest
+
+from test.spark.conftest import _pyspark_or_skip, tmp_checkpoint  # noqa: F401 (a fixture)
+
+#: Settings of the application on the cluster: one one-core executor per worker.
+CLUSTER_CONF = {
+    "spark.executor.cores": "1",
+    "spark.cores.max": "2",
+    "spark.executor.memory": "512m",
+    # A task on a lost executor is retried; so is a task that failed.
+    "spark.task.maxFailures": "4",
+}
+
+
+@pytest.fixture(scope="session")
+def spark_cluster() -> Iterator[object]:
+    """The running :class:`~kafka.testing.spark_cluster.SparkStandaloneCluster`."""
+    _pyspark_or_skip()
+    from kafka.testing.spark_cluster import SparkStandaloneCluster
+    from test.spark_sessions import ROOT
+
+    path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    cluster = SparkStandaloneCluster(workers=2, env={"PYTHONPATH": path})
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        from test import spark_sessions
+
+        spark_sessions.stop()
+        cluster.stop()
+
+
+def executors(session: object) -> int:
+    """How many executors have registered with the driver."""
+    status = session.sparkContext._jsc.sc().getExecutorMemoryStatus()  # type: ignore[attr-defined]
+    return int(status.size()) - 1  # the driver's block manager is in the list too
+
+
+def wait_for_executors(session: object, count: int = 2, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while executors(session) < count:
+        if time.monotonic() > deadline:
+            raise AssertionError("only %d of %d executors registered within %.0f s"
+                                 % (executors(session), count, timeout))
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def cluster_spark(spark_cluster: object) -> object:
+    """A SparkSession on the standalone cluster with both executors registered."""
+    from test import spark_sessions
+
+    session = spark_sessions.get("cluster", spark_cluster.url, CLUSTER_CONF)  # type: ignore[attr-defined]
+    wait_for_executors(session)
+    return session
