@@ -60,7 +60,8 @@ def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> KafkaCon
     config = dict(client)
     config.setdefault("max_poll_records", ROWS_PER_BATCH)
     config.setdefault("fetch_max_wait_ms", 100)
-    config.update(enable_auto_commit=False, group_id=None,
+    # kafka.group.id, when given, is the group the consumer names (it never commits to it).
+    config.update(enable_auto_commit=False, group_id=client.get("group_id"),
                   auto_offset_reset="none" if fail_on_data_loss else "earliest")
     return _cached(_consumers, _key(config), lambda: KafkaConsumer(**config))
 
