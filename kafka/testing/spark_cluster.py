@@ -26,7 +26,7 @@ import tempfile
 import time
 import urllib.request
 import weakref
-from typing import Callable, Dict, Iterable, List, Optional, Set
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
 from kafka.testing.broker import _parent_death_signal, free_port
 
@@ -130,7 +130,7 @@ class SparkStandaloneCluster:
                                    % (self.start_timeout, logs))
             time.sleep(0.2)
 
-    def state(self) -> Dict[str, object]:
+    def state(self) -> Dict[str, Any]:
         """The master's JSON status (workers, running applications), or ``{}`` before it answers."""
         try:
             with urllib.request.urlopen("http://%s:%d/json/" % (LOOPBACK, self.ui_port), timeout=2) as answer:
@@ -138,10 +138,10 @@ class SparkStandaloneCluster:
         except (OSError, ValueError):
             return {}
 
-    def alive_workers(self) -> List[Dict[str, object]]:
+    def alive_workers(self) -> List[Dict[str, Any]]:
         """The workers the master knows as ALIVE."""
         workers = self.state().get("workers", [])
-        return [w for w in workers if isinstance(w, dict) and w.get("state") == "ALIVE"]  # type: ignore[union-attr]
+        return [w for w in workers if isinstance(w, dict) and w.get("state") == "ALIVE"]
 
     def logs(self, tail: int = 3000) -> str:
         """The end of each daemon's log, for error messages."""

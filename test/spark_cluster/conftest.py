@@ -11,12 +11,14 @@ start of a driver again).
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 import time
 from typing import Iterator
 
 import pytest
 
-from test.spark.conftest import _pyspark_or_skip, tmp_checkpoint  # noqa: F401 (a fixture)
+from test.spark.conftest import _pyspark_or_skip
 
 #: Settings of the application on the cluster: one one-core executor per worker.
 CLUSTER_CONF = {
@@ -70,3 +72,10 @@ def cluster_spark(spark_cluster: object) -> object:
     session = spark_sessions.get("cluster", spark_cluster.url, CLUSTER_CONF)  # type: ignore[attr-defined]
     wait_for_executors(session)
     return session
+
+
+@pytest.fixture
+def tmp_checkpoint() -> Iterator[str]:
+    path = tempfile.mkdtemp(prefix="kafkawire-ckpt-")
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
