@@ -31,7 +31,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 from kafka.testing.broker import _parent_death_signal, free_port
 
 LOOPBACK = "127.0.0.1"
-_live: "weakref.WeakSet[SparkStandaloneCluster]" = weakref.WeakSet()
+_live: "weakref.WeakSet[Any]" = weakref.WeakSet()  # clusters and Connect servers to stop at exit
 
 
 def spark_home() -> str:
@@ -73,7 +73,7 @@ class SparkStandaloneCluster:
         self.work = tempfile.mkdtemp(prefix="kafkawire-spark-cluster-")
         self._env = dict(os.environ)
         self._env.update(SPARK_HOME=spark_home(), SPARK_LOCAL_IP=LOOPBACK, SPARK_LOCAL_HOSTNAME=LOOPBACK,
-                         SPARK_LOG_DIR=os.path.join(self.work, "logs"), SPARK_NO_DAEMONIZE="1")
+                         SPARK_LOG_DIR=os.path.join(self.work, "logs"))
         self._env.setdefault("PYSPARK_PYTHON", sys.executable)
         self._env.update(env or {})
         self.processes: List["subprocess.Popen[bytes]"] = []
@@ -182,6 +182,96 @@ class SparkStandaloneCluster:
         shutil.rmtree(self.work, ignore_errors=True)
 
 
+class SparkConnectServer:
+    """A Spark Connect server (``SparkConnectServer`` from pyspark's own jars) on 127.0.0.1.
+
+    ``master`` is the Spark master it runs its work on (``local[2]`` by
+    default, or a cluster's :attr:`SparkStandaloneCluster.url`). Clients
+    connect to :attr:`url` with ``SparkSession.builder.remote(url)``, which
+    needs pyspark's ``connect`` extra (grpcio, grpcio-status,
+    googleapis-common-protos, zstandard). :meth:`start` returns at once;
+    :meth:`wait_ready` waits for the port to accept connections.
+    """
+
+    def __init__(self, master: str = "local[2]", env: Optional[Dict[str, str]] = None,
+                 conf: Optional[Dict[str, str]] = None) -> None:
+        self.master = master
+        self.port = free_port()
+        self.work = tempfile.mkdtemp(prefix="kafkawire-spark-connect-")
+        self._env = dict(os.environ)
+        self._env.update(SPARK_HOME=spark_home(), SPARK_LOCAL_IP=LOOPBACK, SPARK_LOCAL_HOSTNAME=LOOPBACK)
+        self._env.setdefault("PYSPARK_PYTHON", sys.executable)
+        self._env.update(env or {})
+        self.conf = {"spark.connect.grpc.binding.port": str(self.port),
+                     "spark.connect.grpc.binding.address": LOOPBACK, "spark.ui.enabled": "false",
+                     "spark.driver.host": LOOPBACK, "spark.driver.bindAddress": LOOPBACK,
+                     "spark.local.dir": self.work}
+        self.conf.update(conf or {})
+        self.process: Optional["subprocess.Popen[bytes]"] = None
+
+    @property
+    def url(self) -> str:
+        """The address to give ``SparkSession.builder.remote``."""
+        return "sc://%s:%d" % (LOOPBACK, self.port)
+
+    def __enter__(self) -> "SparkConnectServer":
+        self.start()
+        self.wait_ready()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def start(self) -> "SparkConnectServer":
+        """Start the server's JVM (its driver) without waiting for it."""
+        _live.add(self)
+        cmd = [os.path.join(spark_home(), "bin", "spark-submit"), "--class",
+               "org.apache.spark.sql.connect.service.SparkConnectServer", "--master", self.master]
+        for key, value in sorted(self.conf.items()):
+            cmd += ["--conf", "%s=%s" % (key, value)]
+        cmd.append("spark-internal")
+        with open(os.path.join(self.work, "server.log"), "wb") as log:
+            self.process = subprocess.Popen(cmd, env=self._env, stdout=log, stderr=subprocess.STDOUT,
+                                            stdin=subprocess.DEVNULL, preexec_fn=_preexec_fn(), cwd=self.work)
+        return self
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        """Wait until the server accepts connections; raise RuntimeError with its log if it does not."""
+        import socket
+
+        assert self.process is not None, "start() first"
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                socket.create_connection((LOOPBACK, self.port), 1).close()
+                return
+            except OSError:
+                pass
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                with open(os.path.join(self.work, "server.log"), "rb") as handle:
+                    log = handle.read().decode("utf-8", "replace")[-4000:]
+                self.stop()
+                raise RuntimeError("the Spark Connect server did not start: %s" % log)
+            time.sleep(0.3)
+
+    def stop(self, timeout: float = 10.0) -> None:
+        """End the server's JVM and everything it started."""
+        _live.discard(self)
+        if self.process is not None:
+            _signal_group(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout)
+            except subprocess.TimeoutExpired:
+                pass
+            _signal_group(self.process.pid, signal.SIGKILL)
+            try:
+                self.process.wait(5)
+            except subprocess.TimeoutExpired:
+                pass
+            self.process = None
+        shutil.rmtree(self.work, ignore_errors=True)
+
+
 def _signal_group(pgid: int, sig: int) -> None:
     try:
         os.killpg(pgid, sig)
@@ -259,5 +349,5 @@ def connections_to(port: int, pids: Iterable[int]) -> Dict[int, int]:
 
 @atexit.register
 def _stop_all() -> None:
-    for cluster in list(_live):
-        cluster.stop()
+    for daemon in list(_live):
+        daemon.stop()

@@ -14,7 +14,7 @@ import os
 import shutil
 import tempfile
 import time
-from typing import Iterator
+from typing import Iterator, Tuple
 
 import pytest
 
@@ -31,22 +31,38 @@ CLUSTER_CONF = {
 
 
 @pytest.fixture(scope="session")
-def spark_cluster() -> Iterator[object]:
-    """The running :class:`~kafka.testing.spark_cluster.SparkStandaloneCluster`."""
+def _daemons() -> Iterator[Tuple[object, object]]:
+    """The cluster, and a Spark Connect server (on local[2]) started alongside it to overlap their start-up."""
     _pyspark_or_skip()
-    from kafka.testing.spark_cluster import SparkStandaloneCluster
+    from kafka.testing.spark_cluster import SparkConnectServer, SparkStandaloneCluster
     from test.spark_sessions import ROOT
 
     path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    server = SparkConnectServer(env={"PYTHONPATH": path}).start()
     cluster = SparkStandaloneCluster(workers=2, env={"PYTHONPATH": path})
-    cluster.start()
     try:
-        yield cluster
+        cluster.start()
+        yield cluster, server
     finally:
         from test import spark_sessions
 
         spark_sessions.stop()
         cluster.stop()
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def spark_cluster(_daemons: Tuple[object, object]) -> object:
+    """The running :class:`~kafka.testing.spark_cluster.SparkStandaloneCluster`."""
+    return _daemons[0]
+
+
+@pytest.fixture(scope="session")
+def connect_server(_daemons: Tuple[object, object]) -> object:
+    """A running :class:`~kafka.testing.spark_cluster.SparkConnectServer`."""
+    server = _daemons[1]
+    server.wait_ready()  # type: ignore[attr-defined]
+    return server
 
 
 def executors(session: object) -> int:

@@ -183,3 +183,17 @@ def test_executor_killed_during_a_batch_read_is_retried_and_the_result_is_exact(
     assert sorted((r.partition, r.offset) for r in rows) == sorted((p, o) for p in range(4) for o in range(100))
     assert set(spark_cluster.executor_pids()) != before  # one executor was replaced
     wait_for_executors(cluster_spark)
+
+
+def test_spark_connect_session_writes_and_reads_through_the_source(connect_server, broker):
+    import json
+    import subprocess
+    import sys
+
+    topic = make_topic(broker.host, broker.port, partitions=2, prefix="connect")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p))
+    done = subprocess.run([sys.executable, os.path.join(os.path.dirname(__file__), "connect_client.py"),
+                           connect_server.url, broker.bootstrap_servers, topic, "60"],
+                          env=env, capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr[-4000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [[i, 2 * i] for i in range(60)]
