@@ -23,6 +23,36 @@ import kafka
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(kafka.__file__)))
 
 _current: Optional[Tuple[str, Any, str]] = None  # (kind, session, scratch directory)
+_daemons: Optional[Tuple[Any, Any]] = None  # (standalone cluster, Spark Connect server)
+
+
+def spawn_cluster() -> Tuple[Any, Any]:
+    """Start the standalone cluster and the Connect server of ``test/spark_cluster`` without waiting.
+
+    Called by the first local[2] test when cluster tests are selected too,
+    so that the JVMs start while the local tests run; the cluster tests'
+    fixtures wait for them.
+    """
+    global _daemons
+    if _daemons is None:
+        from kafka.testing.spark_cluster import SparkConnectServer, SparkStandaloneCluster
+
+        path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+        _daemons = (SparkStandaloneCluster(workers=2, env={"PYTHONPATH": path}).spawn(),
+                    SparkConnectServer(env={"PYTHONPATH": path}).start())
+    return _daemons
+
+
+def stop_cluster() -> None:
+    """Stop the cluster session, the cluster and the Connect server, if started."""
+    global _daemons
+    if _current is not None and _current[0] == "cluster":
+        stop()
+    if _daemons is not None:
+        cluster, server = _daemons
+        _daemons = None
+        cluster.stop()
+        server.stop()
 
 
 def get(kind: str, master: str, extra: Optional[Dict[str, str]] = None) -> Any:

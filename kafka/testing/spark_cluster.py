@@ -78,6 +78,7 @@ class SparkStandaloneCluster:
         self._env.update(env or {})
         self.processes: List["subprocess.Popen[bytes]"] = []
         self.worker_dirs: List[str] = []
+        self._deadline = 0.0
 
     @property
     def url(self) -> str:
@@ -102,6 +103,13 @@ class SparkStandaloneCluster:
 
     def start(self) -> "SparkStandaloneCluster":
         """Start the master and the workers together; return once every worker is registered."""
+        self.spawn()
+        return self.wait_ready()
+
+    def spawn(self) -> "SparkStandaloneCluster":
+        """Start the master and the workers without waiting for them (see :meth:`wait_ready`)."""
+        if self.processes:
+            return self
         _live.add(self)
         self._spawn("master", ["org.apache.spark.deploy.master.Master", "--host", LOOPBACK,
                                "--port", str(self.port), "--webui-port", str(self.ui_port)])
@@ -114,16 +122,23 @@ class SparkStandaloneCluster:
                 "org.apache.spark.deploy.worker.Worker", "--host", LOOPBACK, "--port", str(free_port()),
                 "--webui-port", str(free_port()), "--cores", str(self.cores), "--memory", self.memory,
                 "--work-dir", work_dir, self.url])
-        deadline = time.monotonic() + self.start_timeout
+        self._deadline = time.monotonic() + self.start_timeout
+        return self
+
+    def wait_ready(self) -> "SparkStandaloneCluster":
+        """Wait until every worker is registered with the master (after :meth:`spawn`)."""
+        if not self.processes:
+            raise RuntimeError("the cluster was not started (or was stopped)")
         while True:
             for process in self.processes:
                 if process.poll() is not None:
+                    logs = self.logs()
                     self.stop()
                     raise RuntimeError("a Spark daemon exited with %s during start-up; logs: %s"
-                                       % (process.returncode, self.logs()))
+                                       % (process.returncode, logs))
             if len(self.alive_workers()) >= self.workers:
                 return self
-            if time.monotonic() > deadline:
+            if time.monotonic() > self._deadline:
                 logs = self.logs()
                 self.stop()
                 raise RuntimeError("the Spark standalone cluster did not start within %.0f s: %s"

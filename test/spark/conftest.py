@@ -32,11 +32,14 @@ def _pyspark_or_skip() -> None:
 
 
 @pytest.fixture
-def spark() -> Iterator[object]:
+def spark(request: pytest.FixtureRequest) -> Iterator[object]:
     """A local[2] SparkSession with the kafkawire source registered (one for the whole run)."""
     _pyspark_or_skip()
     from test import spark_sessions
 
+    if any(item.path.parent.name == "spark_cluster" for item in request.session.items):
+        # The cluster tests come later in this process: let their JVMs start now.
+        spark_sessions.spawn_cluster()
     yield spark_sessions.get("local", "local[2]")
 
 

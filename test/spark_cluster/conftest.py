@@ -1,8 +1,10 @@
 """A Spark standalone cluster (a master and two one-core workers on 127.0.0.1) for the whole run.
 
-The cluster is started once, by the first test that needs it, and stopped at
-the end of the run (and by :mod:`kafka.testing.spark_cluster` at interpreter
-exit or when this process dies). The driver runs in this test process: it
+The cluster is started once per run: by the first local[2] test of
+``test/spark`` when both directories run (so that its JVMs start while those
+tests run), else by the first test here. It is stopped at the end of the run,
+and by :mod:`kafka.testing.spark_cluster` at interpreter exit or when this
+process dies. The driver runs in this test process: it
 holds one SparkContext at a time, shared with ``test/spark`` through
 ``test/spark_sessions.py`` (a second process per test would pay the 7-12 s
 start of a driver again).
@@ -10,7 +12,6 @@ start of a driver again).
 
 from __future__ import annotations
 
-import os
 import shutil
 import tempfile
 import time
@@ -32,23 +33,20 @@ CLUSTER_CONF = {
 
 @pytest.fixture(scope="session")
 def _daemons() -> Iterator[Tuple[object, object]]:
-    """The cluster, and a Spark Connect server (on local[2]) started alongside it to overlap their start-up."""
-    _pyspark_or_skip()
-    from kafka.testing.spark_cluster import SparkConnectServer, SparkStandaloneCluster
-    from test.spark_sessions import ROOT
+    """The cluster, and a Spark Connect server (on local[2]) started alongside it to overlap their start-up.
 
-    path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
-    server = SparkConnectServer(env={"PYTHONPATH": path}).start()
-    cluster = SparkStandaloneCluster(workers=2, env={"PYTHONPATH": path})
+    They may have been started already, by the first local[2] test (see
+    ``test/spark_sessions.py``).
+    """
+    _pyspark_or_skip()
+    from test import spark_sessions
+
+    cluster, server = spark_sessions.spawn_cluster()
     try:
-        cluster.start()
+        cluster.wait_ready()  # type: ignore[attr-defined]
         yield cluster, server
     finally:
-        from test import spark_sessions
-
-        spark_sessions.stop()
-        cluster.stop()
-        server.stop()
+        spark_sessions.stop_cluster()
 
 
 @pytest.fixture(scope="session")

@@ -131,15 +131,18 @@ def test_connections_per_worker_stay_bounded(cluster_spark, spark_cluster, broke
             counts.append(sum(connections_to(broker.port, descendants([daemon.pid])).values()))
         return counts
 
-    for _ in range(2):  # warm: every Python worker has made its clients
-        assert _read(cluster_spark, broker, topic, minPartitions="8").count() == 200
-    _read(cluster_spark, broker, topic).selectExpr("value").write.format("kafkawire").mode("append") \
-        .option("kafka.bootstrap.servers", broker.bootstrap_servers).option("topic", sink).save()
-    warm = per_worker()
-    for _ in range(4):  # 32 more read tasks and 4 more write tasks
-        assert _read(cluster_spark, broker, topic, minPartitions="8").count() == 200
+    def write():
         _read(cluster_spark, broker, topic).selectExpr("value").write.format("kafkawire").mode("append") \
             .option("kafka.bootstrap.servers", broker.bootstrap_servers).option("topic", sink).save()
+
+    # Warm: every Python worker has made its clients.
+    assert _read(cluster_spark, broker, topic, minPartitions="8").count() == 200
+    write()
+    warm = per_worker()
+    assert sum(warm) > 0, "no connection to the broker seen under the workers: the /proc scan is broken"
+    for _ in range(3):  # 24 more read tasks
+        assert _read(cluster_spark, broker, topic, minPartitions="8").count() == 200
+    write()  # and 4 more write tasks
     after = per_worker()
     # Each Python worker keeps one fetcher and one producer (each a bootstrap
     # plus a broker connection): a client per task would add dozens.
