@@ -123,3 +123,25 @@ else
         say "WARNING: could not download kafka-python; the message definition tests will fail"
     fi
 fi
+
+# test/kafka_python/ compares kafkawire with kafka-python 3.x itself (its
+# public names, signatures, config keys, error classes), which therefore needs
+# an environment of its own: both import as "kafka". Installed from the wheel
+# downloaded above, without reaching an index.
+KAFKA_PYTHON_VENV=.cache/kafka-python-venv
+if [ -x "$KAFKA_PYTHON_VENV/bin/python" ] &&
+   "$KAFKA_PYTHON_VENV/bin/python" -I -c 'import kafka, sys; sys.exit(not kafka.__version__.startswith("3."))' \
+       >/dev/null 2>&1; then
+    say "kafka-python venv already in $KAFKA_PYTHON_VENV"
+elif compgen -G "$WHEEL_CACHE/kafka_python-3*.whl" >/dev/null; then
+    say "creating $KAFKA_PYTHON_VENV with kafka-python 3.x"
+    rm -rf "$KAFKA_PYTHON_VENV"
+    if ! { "$PYTHON" -m venv "$KAFKA_PYTHON_VENV" &&
+           PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
+               "$KAFKA_PYTHON_VENV/bin/python" -m pip install -q --no-index --find-links "$WHEEL_CACHE" \
+                   'kafka-python>=3,<4' >&2; }; then
+        say "WARNING: could not set up $KAFKA_PYTHON_VENV; the kafka-python comparison tests will fail"
+    fi
+else
+    say "WARNING: no kafka-python wheel; the kafka-python comparison tests will fail"
+fi

@@ -359,13 +359,81 @@ def run_aiokafka(args: argparse.Namespace, tally: Tally) -> None:
 
 
 def run_confluent(args: argparse.Namespace, tally: Tally) -> None:
-    """``consume(num_messages, timeout)``; librdkafka's defaults except fetch.queue.backoff.ms."""
+    """confluent-kafka: see _confluent_api."""
     import confluent_kafka
-    from confluent_kafka import OFFSET_BEGINNING, Consumer, TopicPartition
 
     tally.version = "%s (librdkafka %s)" % (confluent_kafka.__version__, confluent_kafka.libversion()[0])
+    _confluent_api(confluent_kafka, args, tally)
+
+
+def run_ours_confluent(args: argparse.Namespace, tally: Tally) -> None:
+    """kafkawire's confluent-kafka API (``kafka.confluent``) on this checkout: see _confluent_api."""
+    import kafka
+    import kafka.confluent
+
+    tally.version = "%s (kafka.confluent, API %s)" % (getattr(kafka, "__version__", "?"),
+                                                      kafka.confluent.version())
+    if args.codec != "none":
+        from kafka.record import codecs
+
+        try:
+            codecs.ensure_available(args.codec)
+        except Exception as exc:
+            raise Skip(describe(exc))
+    _confluent_api(kafka.confluent, args, tally)
+
+
+def _poll_one_loop(consumer: Any, tally: Tally) -> None:
+    """``poll(timeout)`` per message until N records or the deadline."""
+    total = tally.total
+    poll = consumer.poll
+    count = 0
+    message = None
+    clock = time.perf_counter
+    deadline = tally.deadline
+    mark_at = max(tally.warmup, 1)
+    while count < total:
+        message = poll(1.0)
+        if message is None:
+            tally.empty_polls += 1
+            if clock() > deadline:
+                tally.count = count
+                tally.error = "timed out with %d of %d records read" % (count, total)
+                return
+            continue
+        if message.error() is not None:
+            tally.count = count
+            tally.error = "poll() returned an error: %s" % message.error()
+            return
+        if message.offset() != count:
+            tally.count = count
+            tally.error = "record out of sequence: offset %d after %d records" % (message.offset(), count)
+            return
+        count += 1
+        if count <= mark_at:
+            if count == 1:
+                tally.mark_first(message.offset(), message.value())
+            if count == mark_at:
+                tally.mark_timed(count)
+        if not count & 1023 and clock() > deadline:
+            tally.count = count
+            tally.error = "timed out with %d of %d records read" % (count, total)
+            return
+    tally.count = count
+    tally.polls = count + tally.empty_polls
+    if message is not None:
+        tally.last = (message.offset(), message.value())
+    tally.mark_end()
+
+
+def _confluent_api(module: Any, args: argparse.Namespace, tally: Tally) -> None:
+    """``consume(num_messages, timeout)`` (style poll) or ``poll(timeout)`` per message (style poll1).
+
+    librdkafka's defaults except fetch.queue.backoff.ms (ignored by kafka.confluent).
+    """
+    OFFSET_BEGINNING, Consumer, TopicPartition = module.OFFSET_BEGINNING, module.Consumer, module.TopicPartition
     if args.style == "iter":
-        raise Skip("confluent-kafka has no iteration API")
+        raise Skip("the confluent-kafka API has no iteration")
     config = {
         "bootstrap.servers": args.bootstrap,
         # Required by the Python binding even for assign(); no offsets are committed.
@@ -386,6 +454,9 @@ def run_confluent(args: argparse.Namespace, tally: Tally) -> None:
     else:
         consumer.assign([TopicPartition(args.topic, 0, OFFSET_BEGINNING)])
     try:
+        if args.style == "poll1":
+            _poll_one_loop(consumer, tally)
+            return
         total = tally.total
         consume = consumer.consume
         while tally.count < total:
@@ -419,6 +490,7 @@ RUNNERS: Dict[str, Callable[[argparse.Namespace, Tally], None]] = {
     "kafka-python": run_kafka_python,
     "aiokafka": run_aiokafka,
     "confluent": run_confluent,
+    "ours-confluent": run_ours_confluent,
 }
 
 
@@ -431,7 +503,7 @@ def describe(exc: BaseException) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--client", choices=sorted(RUNNERS), required=True)
-    parser.add_argument("--style", choices=("poll", "iter"), default="poll")
+    parser.add_argument("--style", choices=("poll", "iter", "poll1"), default="poll")
     parser.add_argument("--mode", choices=("assign", "group"), default="assign")
     parser.add_argument("--bootstrap", required=True)
     parser.add_argument("--topic", required=True)

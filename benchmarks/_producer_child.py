@@ -125,6 +125,15 @@ def _run_sync_futures(
         return Timer(), 0, args.records, "warm-up: " + str(first)
     futures: List[Any] = []
     append = futures.append
+    if args.sync:
+        # send().get() per record: the latency of one synchronous send.
+        with Timer() as timer:
+            for i in range(args.records):
+                future = send(topic, values[i & mask])
+                future.get(timeout=args.timeout)
+                append(future)
+        ok, failed, first = _count_futures(futures)
+        return timer, ok, failed, first
     with Timer() as timer:
         for i in range(args.records):
             append(send(topic, values[i & mask]))
@@ -232,10 +241,15 @@ def run_aiokafka(args: argparse.Namespace, values: List[bytes]) -> Outcome:
 
 
 def run_confluent(args: argparse.Namespace, values: List[bytes]) -> Outcome:
-    """produce() with a delivery callback, poll(0) every 1,000 records, flush()."""
+    """confluent-kafka: see _produce_confluent_api."""
     import confluent_kafka
 
     version = "%s (librdkafka %s)" % (confluent_kafka.__version__, confluent_kafka.libversion()[0])
+    return _produce_confluent_api(confluent_kafka, args, values, version)
+
+
+def _produce_confluent_api(module: Any, args: argparse.Namespace, values: List[bytes], version: str) -> Outcome:
+    """produce() with a delivery callback, poll(0) every 1,000 records, flush()."""
     counts = [0, 0]
     errors: List[str] = []
 
@@ -257,7 +271,7 @@ def run_confluent(args: argparse.Namespace, values: List[bytes]) -> Outcome:
     }
     if args.confluent_batch_size:
         config["batch.size"] = args.confluent_batch_size
-    producer = confluent_kafka.Producer(config)
+    producer = module.Producer(config)
     topic = args.topic
     produce = producer.produce
     poll = producer.poll
@@ -291,11 +305,21 @@ def run_confluent(args: argparse.Namespace, values: List[bytes]) -> Outcome:
     return timer, counts[0], args.records - counts[0], first, version
 
 
+def run_ours_confluent(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+    """kafkawire's confluent-kafka API (``kafka.confluent.Producer``), the same loop as confluent-kafka."""
+    import kafka
+    import kafka.confluent
+
+    return _produce_confluent_api(kafka.confluent, args, values,
+                                  "%s (kafka.confluent)" % getattr(kafka, "__version__", "?"))
+
+
 RUNNERS: Dict[str, Callable[[argparse.Namespace, List[bytes]], Outcome]] = {
     "ours": run_ours,
     "kafka-python": run_kafka_python,
     "aiokafka": run_aiokafka,
     "confluent": run_confluent,
+    "ours-confluent": run_ours_confluent,
 }
 
 
@@ -309,7 +333,7 @@ def codec_skip_reason(client: str, codec: str) -> Optional[str]:
     """Why ``client`` cannot compress with ``codec`` in this environment (None if it can)."""
     if codec == "none":
         return None
-    if client == "ours":
+    if client in ("ours", "ours-confluent"):
         from kafka.record import codecs
 
         try:
@@ -337,6 +361,7 @@ def main() -> None:
     parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")
     parser.add_argument("--linger-ms", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1000)
+    parser.add_argument("--sync", action="store_true", help="send(...).get() per record (ours and kafka-python)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for each flush")
     args = parser.parse_args()
 

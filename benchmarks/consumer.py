@@ -73,6 +73,11 @@ CPU caches by the time it is handled and freed):
   ``consume(num_messages=R, timeout=1.0)``.  librdkafka otherwise keeps its
   defaults, including its large pre-fetch queue (visible in RSS);
   ``--confluent-backoff-ms -1`` restores its default back-off.
+* confluent-poll1 -- the same consumer read with ``poll(1.0)`` per message.
+* ours-confluent / ours-confluent-poll1 -- the same two loops on
+  kafkawire's confluent-kafka API (``kafka.confluent.Consumer``, from this
+  checkout, with the same configuration; it ignores
+  ``fetch.queue.backoff.ms``), run like ours (``--python`` applies).
 
 All clients keep their default fetch sizes (1 MiB per partition) and fetch
 wait (500 ms).  With ``--mode group`` every run subscribes with a fresh
@@ -126,8 +131,12 @@ CLIENT_KINDS = {
     "aiokafka": ("aiokafka", "poll"),
     "aiokafka-iter": ("aiokafka", "iter"),
     "confluent": ("confluent", "poll"),
+    "confluent-poll1": ("confluent", "poll1"),
+    "ours-confluent": ("ours-confluent", "poll"),
+    "ours-confluent-poll1": ("ours-confluent", "poll1"),
 }
-DEFAULT_CLIENTS = "ours,ours-iter,kafka-python,kafka-python-iter,aiokafka,confluent"
+DEFAULT_CLIENTS = ("ours,ours-iter,ours-confluent,ours-confluent-poll1,kafka-python,kafka-python-iter,aiokafka,"
+                   "confluent,confluent-poll1")
 DEFAULT_RECORDS = {100: 500_000, 1024: 100_000}
 FILL_BATCH_SIZE = 1_000_000
 FILL_LINGER_MS = 20
@@ -159,7 +168,7 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     pythons = args.python or [sys.executable]
     ours_paths = []
     for python in pythons:
-        if not any(CLIENT_KINDS[label][0] == "ours" for label in labels):
+        if not any(CLIENT_KINDS[label][0].startswith("ours") for label in labels):
             break
         if os.path.realpath(shutil.which(python) or python) == os.path.realpath(sys.executable):
             path = sys.executable
@@ -170,10 +179,9 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     host = cpython_host()
     for label in labels:
         client, style = CLIENT_KINDS[label]
-        suffix = "-iter" if style == "iter" else ""
-        if client == "ours":
+        if client.startswith("ours"):
             for python, path in ours_paths:
-                name = label if len(ours_paths) == 1 else "ours-%s%s" % (os.path.basename(python), suffix)
+                name = label if len(ours_paths) == 1 else label.replace("ours", "ours-" + os.path.basename(python), 1)
                 sides.append(Side(name, client, style, path, ours_env))
         elif client == "kafka-python":
             if kafka_python is None:
@@ -373,7 +381,7 @@ class Row:
 def print_table(rows: List[Row], sides: List[Side]) -> None:
     ours = [s for s in sides if s.client == "ours"]
     ratio_heads = ["%s/x" % s.label for s in ours]
-    head = "%-18s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
+    head = "%-20s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
         "client", "value", "codec", "mode", "msg/s", "MB/s", "CPU us/msg", "1st s", "RSS MB", "runs")
     head += "".join(" %*s" % (max(8, len(h)), h) for h in ratio_heads)
     print(head)
@@ -396,7 +404,7 @@ def print_table(rows: List[Row], sides: List[Side]) -> None:
                 runs += "!"
                 for error in sorted(set(row.errors)):
                     notes.append("ERROR %s: %s" % (where, error))
-        line = "%-18s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
+        line = "%-20s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
             row.side.label, row.size, row.codec, row.mode, fmt(rate, "{:,.0f}"),
             fmt(rate * row.size / 1e6 if rate else None, "{:.1f}"), fmt(row.median_cpu_us(), "{:.2f}"),
             fmt(row.median_first(), "{:.2f}"), fmt(row.peak_rss_mb(), "{:.0f}"), runs)
@@ -519,7 +527,7 @@ def main() -> None:
                                     status = result["skipped"] if "skipped" in result else ""
                                 if "error" in result:
                                     status += " ERROR: " + result["error"]
-                                print("[%d/%d %3.0fs] %-18s %5dB %-5s %-6s run %d: %s" % (
+                                print("[%d/%d %3.0fs] %-20s %5dB %-5s %-6s run %d: %s" % (
                                     done, total, time.monotonic() - started, row.side.label, size, codec,
                                     row.mode, rep + 1, status), file=sys.stderr, flush=True)
                 finally:
@@ -545,7 +553,7 @@ def main() -> None:
     print("confluent: fetch.queue.backoff.ms %s" % (
         args.confluent_backoff_ms if args.confluent_backoff_ms >= 0 else "librdkafka's default"))
     for side in sides:
-        print("  %-18s %s" % (side.label, side.info or side.python))
+        print("  %-20s %s" % (side.label, side.info or side.python))
     print()
     print_table(rows, sides)
     if args.json:

@@ -36,6 +36,10 @@ The clients, as configured:
 * ours -- ``kafka.producer.KafkaProducer(acks=1, linger_ms=5,
   compression_type=..., enable_idempotence=False)``;
   ``send()`` per record keeping the futures, then ``flush()``.
+* ours-confluent -- kafkawire's confluent-kafka API from this checkout,
+  ``kafka.confluent.Producer`` with the same configuration and loop as
+  confluent-kafka below (``--python`` applies to it too; ``batch.size`` is
+  ``--confluent-batch-size``, else librdkafka's default as the facade maps it).
 * kafka-python 3.x -- the same call on kafka-python's ``KafkaProducer``, in
   its own virtual environment ``benchmarks/.venvs/kafka-python[-crc32c]``
   (it imports as ``kafka`` too).  By default that environment includes the
@@ -66,6 +70,14 @@ at 100 B.
 install there (shared with ``benchmarks/records.py``); a codec that is not
 available to a side is shown as skipped.  The other clients always run on
 CPython.
+
+``--sync`` measures synchronous sends instead: each record is sent with
+``send(...).get()``, so the figure is one record's round trip (the table
+adds the latency per record); use it with ``--clients ours,kafka-python``
+and a small ``--records``, e.g.::
+
+    python benchmarks/producer.py --sync --clients ours,kafka-python \
+        --sizes 100 --codecs none --records 2000 --warmup 100
 """
 
 from __future__ import annotations
@@ -90,7 +102,7 @@ from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
 
 CHILD = os.path.join(HERE, "_producer_child.py")
-CLIENTS = ("ours", "kafka-python", "aiokafka", "confluent")
+CLIENTS = ("ours", "ours-confluent", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
 
 
@@ -115,15 +127,17 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     base_env.pop("PYTHONPATH", None)
     ours_env = dict(base_env, PYTHONPATH=ROOT)
     sides = []
-    if "ours" in clients:
+    for ours in ("ours", "ours-confluent"):
+        if ours not in clients:
+            continue
         pythons = args.python or [sys.executable]
         for python in pythons:
             if os.path.realpath(shutil.which(python) or python) == os.path.realpath(sys.executable):
                 path = sys.executable
             else:
                 path = ours_python(python)
-            label = "ours" if len(pythons) == 1 else "ours-" + os.path.basename(python)
-            sides.append(Side(label, "ours", path, ours_env))
+            label = ours if len(pythons) == 1 else ours.replace("ours", "ours-" + os.path.basename(python), 1)
+            sides.append(Side(label, ours, path, ours_env))
     if "kafka-python" in clients:
         extras = [e for e in args.kafka_python_extras.split(",") if e]
         sides.append(Side("kafka-python", "kafka-python", kafka_python_python(extras), base_env, isolated=True))
@@ -153,6 +167,8 @@ def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
         "--warmup": args.warmup, "--timeout": args.timeout,
     }
     cmd += [str(x) for item in options.items() for x in item]
+    if args.sync:
+        cmd.append("--sync")
     result: Dict[str, Any]
     try:
         proc = subprocess.run(cmd, env=side.env, cwd=HERE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -249,6 +265,13 @@ def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) ->
             line += " %*s" % (max(8, len(head)), ratio)
         print(line)
     print()
+    if args.sync:
+        for row in rows:
+            rate = row.median_rate()
+            if rate:
+                print("%-16s %6dB %-5s send().get(): %.2f ms per record" % (
+                    row.side.label, row.size, row.codec, 1000.0 / rate))
+        print()
     print("msg/s, MB/s (values only) and CPU us/msg: medians; RSS: the largest peak of the runs; "
           "runs: complete runs / runs; <ours>/x: our msg/s divided by the row's")
     if notes:
@@ -279,6 +302,9 @@ def main() -> None:
                         help="interpreter for our side (e.g. pypy3); repeat to compare several")
     parser.add_argument("--kafka-python-extras", default="crc32c",
                         help="packages added to kafka-python's environment (default crc32c; '' for none)")
+    parser.add_argument("--sync", action="store_true",
+                        help="synchronous sends: send(...).get() per record (ours and kafka-python only); "
+                             "the table then also shows the latency per record")
     parser.add_argument("--json", default=None, help="also write every run's result to this file")
     args = parser.parse_args()
 

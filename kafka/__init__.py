@@ -7,29 +7,52 @@ They are loaded on first use, so ``import kafka`` stays cheap.
 """
 
 from importlib import import_module
-from typing import Any, Dict, List
+from typing import TYPE_CHECKING, Any, Dict, List
+
+if TYPE_CHECKING:
+    # What __getattr__ below loads, as type checkers should see it.
+    # TODO: the 0.9 names (kafka.legacy, kafka.conn.legacy, kafka.protocol.legacy) once they have moved.
+    from kafka.admin import ConfigResource as ConfigResource
+    from kafka.admin import ConfigResourceType as ConfigResourceType
+    from kafka.admin import KafkaAdminClient as KafkaAdminClient
+    from kafka.admin import NewPartitions as NewPartitions
+    from kafka.admin import NewTopic as NewTopic
+    from kafka.client import KafkaClient as KafkaClient
+    from kafka.consumer import KafkaConsumer as KafkaConsumer
+    from kafka.simple.partitioner import HashedPartitioner as HashedPartitioner
+    from kafka.simple.partitioner import LegacyPartitioner as LegacyPartitioner
+    from kafka.simple.partitioner import Murmur2Partitioner as Murmur2Partitioner
+    from kafka.simple.partitioner import RoundRobinPartitioner as RoundRobinPartitioner
+    from kafka.producer import KafkaProducer as KafkaProducer
+    from kafka.structs import BrokerMetadata as BrokerMetadata
+    from kafka.structs import OffsetAndMetadata as OffsetAndMetadata
+    from kafka.structs import TopicPartition as TopicPartition
+
+from kafka import _moved
+
+_moved.install()  # old module paths (kafka.legacy, kafka.common, ...) stay importable
 
 __version__ = "0.1.0.dev0"
 
 #: Public name -> module that defines it.
 _EXPORTS: Dict[str, str] = {
-    "KafkaClient": "kafka.client",
-    "KafkaConnection": "kafka.conn.legacy",
+    "KafkaClient": "kafka.simple.client",
+    "KafkaConnection": "kafka.simple.connection",
     "KafkaProducer": "kafka.producer",
-    "KafkaConsumer": "kafka.consumer",
-    "SimpleProducer": "kafka.legacy",
-    "KeyedProducer": "kafka.legacy",
-    "SimpleConsumer": "kafka.legacy",
-    "MultiProcessConsumer": "kafka.legacy",
-    "HashedPartitioner": "kafka.partitioner",
-    "LegacyPartitioner": "kafka.partitioner",
-    "Murmur2Partitioner": "kafka.partitioner",
-    "RoundRobinPartitioner": "kafka.partitioner",
-    "KafkaProtocol": "kafka.protocol.legacy",
-    "create_message": "kafka.protocol.legacy",
-    "create_gzip_message": "kafka.protocol.legacy",
-    "create_snappy_message": "kafka.protocol.legacy",
-    "create_message_set": "kafka.protocol.legacy",
+    "KafkaConsumer": "kafka.simple.consumer",
+    "SimpleProducer": "kafka.simple",
+    "KeyedProducer": "kafka.simple",
+    "SimpleConsumer": "kafka.simple",
+    "MultiProcessConsumer": "kafka.simple",
+    "HashedPartitioner": "kafka.simple.partitioner",
+    "LegacyPartitioner": "kafka.simple.partitioner",
+    "Murmur2Partitioner": "kafka.simple.partitioner",
+    "RoundRobinPartitioner": "kafka.simple.partitioner",
+    "KafkaProtocol": "kafka.simple.protocol",
+    "create_message": "kafka.simple.protocol",
+    "create_gzip_message": "kafka.simple.protocol",
+    "create_snappy_message": "kafka.simple.protocol",
+    "create_message_set": "kafka.simple.protocol",
     "TopicPartition": "kafka.structs",
     "OffsetAndMetadata": "kafka.structs",
     "BrokerMetadata": "kafka.structs",
@@ -38,6 +61,16 @@ _EXPORTS: Dict[str, str] = {
     "NewPartitions": "kafka.admin",
     "ConfigResource": "kafka.admin",
     "ConfigResourceType": "kafka.admin",
+    # kafka-python 3's names
+    "ConsumerRebalanceListener": "kafka.consumer.subscription_state",
+    "Serializer": "kafka.serializer",
+    "Deserializer": "kafka.serializer",
+    "DefaultSerializer": "kafka.serializer",
+    "JsonSerializer": "kafka.serializer",
+    "TopicPartitionReplica": "kafka.structs",
+    "ConsumerGroupMetadata": "kafka.consumer.group.common",
+    "IsolationLevel": "kafka.enums",
+    "OffsetSpec": "kafka.enums",
 }
 
 __all__: List[str] = sorted(_EXPORTS) + ["__version__"]

@@ -9,7 +9,7 @@ per code, looked up with :func:`for_code`.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Dict, Optional, Type, TypeVar
+from typing import Any, Callable, Dict, List, Optional, Type, TypeVar
 
 from kafka.peer_text import shorten
 
@@ -35,6 +35,18 @@ class KafkaError(RuntimeError):
         return "{0}: {1}".format(self.__class__.__name__, super().__str__())
 
 
+class RetriableError(KafkaError):
+    """Base class of errors after which the same operation may succeed (kafka-python's name)."""
+
+    retriable = True
+
+
+class InvalidMetadataError(RetriableError):
+    """Base class of retriable errors that call for a metadata refresh first (kafka-python's name)."""
+
+    invalid_metadata = True
+
+
 class IllegalStateError(KafkaError):
     """An operation was called at a time the object cannot perform it."""
 
@@ -51,7 +63,7 @@ class KafkaConfigurationError(KafkaError, ValueError):
     """A configuration value is unknown or invalid."""
 
 
-class KafkaTimeoutError(KafkaError):
+class KafkaTimeoutError(RetriableError):
     """An operation did not complete within its time limit."""
 
     retriable = True
@@ -65,7 +77,7 @@ class FrameTooLargeError(ProtocolError):
     """A frame's length prefix exceeds the configured maximum frame size."""
 
 
-class CorrelationIdError(ProtocolError):
+class CorrelationIdError(RetriableError, ProtocolError):
     """A response carried a correlation id that no request in flight has."""
 
 
@@ -148,6 +160,29 @@ _register(UnsupportedVersionError)
 _ClassT = TypeVar("_ClassT", bound=Type[BrokerResponseError])
 
 
+class AuthorizationError(BrokerResponseError):
+    """Base class of the ``*_AUTHORIZATION_FAILED`` codes (kafka-python's name)."""
+
+
+class NoError(BrokerResponseError):
+    """Code 0: success. Never raised; :func:`for_code` returns ``None`` for 0."""
+
+    errno = 0
+    message = "NONE"
+
+
+def _add_kafka_python_bases(cls: Type[BrokerResponseError]) -> None:
+    # kafka-python expresses the flags as base classes too, so that
+    # ``except RetriableError`` / ``except AuthorizationError`` catch these.
+    bases: List[type] = [AuthorizationError if cls.message.endswith("_AUTHORIZATION_FAILED") else BrokerResponseError]
+    if cls.invalid_metadata:
+        bases.append(InvalidMetadataError)
+    elif cls.retriable:
+        bases.append(RetriableError)
+    if cls.__bases__ != tuple(bases):
+        cls.__bases__ = tuple(bases)
+
+
 def _broker_error(code: int, name: str, retriable: bool = False,
                   invalid_metadata: bool = False) -> Callable[[_ClassT], _ClassT]:
     def define(cls: _ClassT) -> _ClassT:
@@ -158,6 +193,7 @@ def _broker_error(code: int, name: str, retriable: bool = False,
         cls.description = " ".join((cls.__doc__ or "").split())
         cls.retriable = retriable
         cls.invalid_metadata = invalid_metadata
+        _add_kafka_python_bases(cls)
         _register(cls)
         return cls
     return define
@@ -873,7 +909,7 @@ InvalidReplicaAssignmentError = InvalidReplicationAssignmentError
 # ---------------------------------------------------------------------------
 
 
-class KafkaConnectionError(KafkaError):
+class KafkaConnectionError(InvalidMetadataError):
     """A connection to a broker could not be opened or was lost."""
 
     retriable = True
@@ -891,7 +927,7 @@ class RecordTooLargeError(KafkaError):
     """A record batch does not fit in the consumer's fetch size limits."""
 
 
-class NodeNotReadyError(KafkaError):
+class NodeNotReadyError(RetriableError):
     """A request was routed to a broker whose connection is not ready yet."""
 
     retriable = True
@@ -940,6 +976,75 @@ class AsyncProducerQueueFull(KafkaError):
         self.failed_msgs = failed_msgs
 
 
+class CommitFailedError(KafkaError):
+    """An offset commit was refused because the group rebalanced meanwhile.
+
+    The member's generation (or epoch) is no longer current: its partitions
+    may already belong to another member, so the commit cannot be retried.
+    Call ``poll()`` to rejoin the group; records processed since the last
+    successful commit may be delivered again.
+    """
+
+    retriable = False
+
+
+# -- names kafka-python has and kafkawire's own code does not raise -----------------
+# Programs catch or import these; they are defined so those programs run.
+
+#: kafka-python's name for :class:`ProtocolError`.
+KafkaProtocolError = ProtocolError
+#: kafka-python's second name for code 2.
+CorruptRecordException = CorruptRecordError
+
+
+class Cancelled(RetriableError):
+    """A request was cancelled before an answer came."""
+
+
+class InvalidReceiveError(ProtocolError):
+    """Bytes received from a broker could not be read as a response."""
+
+
+class MetadataEmptyBrokerList(RetriableError):
+    """Metadata named no broker."""
+
+
+class NoOffsetForPartitionError(KafkaError):
+    """A partition has no position and no reset policy applies."""
+
+
+class LogTruncationError(KafkaError):
+    """The broker's log was truncated below the consumer's position."""
+
+
+class UnknownBrokerIdError(KafkaError):
+    """A request named a broker id that is not in the cluster metadata."""
+
+
+class QuotaViolationError(KafkaError):
+    """A client quota was exceeded."""
+
+
+class StaleMetadata(InvalidMetadataError):
+    """Cluster metadata is out of date."""
+
+
+class TooManyInFlightRequests(RetriableError):
+    """A connection already has as many requests in flight as allowed."""
+
+
+class UnrecognizedBrokerVersion(KafkaError):
+    """The broker's version could not be determined."""
+
+
+class IncompatibleBrokerVersion(UnsupportedVersionError):
+    """The broker is too old for the operation asked."""
+
+
+class TransactionAbortedError(KafkaError):
+    """A record's transaction was aborted before it could be sent."""
+
+
 def for_code(code: int) -> Optional[Type[BrokerResponseError]]:
     """Return the exception class for a broker error ``code``.
 
@@ -962,3 +1067,8 @@ def check_error_code(code: int) -> None:
     cls = for_code(code)
     if cls is not None:
         raise cls()
+
+
+#: Broker error classes by code, ``0`` (:class:`NoError`) included, as kafka-python names it.
+kafka_errors: Dict[int, Type[BrokerResponseError]] = dict(_BY_CODE)
+kafka_errors[0] = NoError

@@ -4,13 +4,18 @@ A :class:`Future` is resolved once, with :meth:`~Future.success` or
 :meth:`~Future.failure`. Callbacks added before resolution run in the thread
 that resolves it; callbacks added afterwards run at once in the caller's
 thread. :meth:`~Future.get` blocks, with a timeout, until resolution.
+
+``Future[T]`` is the type of a future resolved with a ``T`` (generic for
+type checkers only: nothing is checked at runtime). :class:`FutureLike`
+describes it and the producer's
+:class:`~kafka.producer.future.FutureRecordMetadata` alike.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, Dict, Generic, List, Optional, Protocol, Tuple, Type, TypeVar, Union, cast
 
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 
@@ -18,18 +23,49 @@ log = logging.getLogger(__name__)
 
 _PENDING = object()
 
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
-class Future:
+# A callback with the arguments given before the value (or exception), and keyword arguments.
+_Callback = Tuple[Callable[..., Any], Tuple[Any, ...], Dict[str, Any]]
+
+
+class FutureLike(Protocol[T_co]):
+    """What every future of the library offers (a type for annotations only)."""
+
+    @property
+    def is_done(self) -> bool: ...
+
+    @property
+    def value(self) -> Optional[T_co]: ...
+
+    @property
+    def exception(self) -> Optional[BaseException]: ...
+
+    def succeeded(self) -> bool: ...
+
+    def failed(self) -> bool: ...
+
+    def get(self, timeout: Optional[float] = None) -> T_co: ...
+
+    def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureLike[T_co]": ...
+
+    def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureLike[T_co]": ...
+
+    def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureLike[T_co]": ...
+
+
+class Future(Generic[T]):
     """The eventual result of an asynchronous operation."""
 
     __slots__ = ("value", "exception", "_done", "_callbacks", "_errbacks", "_lock", "_event")
 
     def __init__(self) -> None:
-        self.value: Any = None
+        self.value: Optional[T] = None  # set by success()
         self.exception: Optional[BaseException] = None
         self._done = False
-        self._callbacks: List[Tuple[Callable[..., Any], tuple, dict]] = []
-        self._errbacks: List[Tuple[Callable[..., Any], tuple, dict]] = []
+        self._callbacks: List[_Callback] = []
+        self._errbacks: List[_Callback] = []
         self._lock = threading.Lock()
         self._event: Optional[threading.Event] = None
 
@@ -63,7 +99,7 @@ class Future:
 
     # -- resolution ---------------------------------------------------------------
 
-    def success(self, value: Any = None) -> "Future":
+    def success(self, value: T) -> "Future[T]":
         """Resolve with ``value`` and run the callbacks."""
         with self._lock:
             if self._done:
@@ -78,7 +114,7 @@ class Future:
             self._call(fn, args + (value,), kwargs)
         return self
 
-    def failure(self, exception: BaseException) -> "Future":
+    def failure(self, exception: Union[BaseException, Type[BaseException]]) -> "Future[T]":
         """Resolve with ``exception`` (a class or an instance) and run the errbacks."""
         if isinstance(exception, type):
             exception = exception()
@@ -97,7 +133,7 @@ class Future:
 
     # -- chaining -------------------------------------------------------------------
 
-    def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+    def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future[T]":
         """Call ``fn(*args, value, **kwargs)`` on success."""
         with self._lock:
             if not self._done:
@@ -107,7 +143,7 @@ class Future:
             self._call(fn, args + (self.value,), kwargs)
         return self
 
-    def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+    def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future[T]":
         """Call ``fn(*args, exception, **kwargs)`` on failure."""
         with self._lock:
             if not self._done:
@@ -117,12 +153,12 @@ class Future:
             self._call(fn, args + (self.exception,), kwargs)
         return self
 
-    def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future":
+    def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "Future[T]":
         """Call ``fn`` on success and on failure."""
         self.add_callback(fn, *args, **kwargs)
         return self.add_errback(fn, *args, **kwargs)
 
-    def chain(self, other: "Future") -> "Future":
+    def chain(self, other: "Future[T]") -> "Future[T]":
         """Resolve ``other`` the way this future is resolved."""
         self.add_callback(other.success)
         return self.add_errback(other.failure)
@@ -139,16 +175,16 @@ class Future:
             event = self._event
         return event.wait(timeout)
 
-    def get(self, timeout: Optional[float] = None) -> Any:
+    def get(self, timeout: Optional[float] = None) -> T:
         """The value, raising the failure, or KafkaTimeoutError after ``timeout`` seconds."""
         if not self.wait(timeout):
             raise KafkaTimeoutError("timed out after %s s waiting for a result" % (timeout,))
         if self.exception is not None:
             raise self.exception
-        return self.value
+        return cast(T, self.value)  # resolved without an exception: success() set it
 
     @staticmethod
-    def _call(fn: Callable[..., Any], args: tuple, kwargs: dict) -> None:
+    def _call(fn: Callable[..., Any], args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> None:
         try:
             fn(*args, **kwargs)
         except Exception:  # a faulty callback must not break the I/O thread

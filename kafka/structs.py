@@ -12,6 +12,14 @@ class TopicPartition(NamedTuple):
     partition: int
 
 
+class TopicPartitionReplica(NamedTuple):
+    """A partition's replica on one broker (kafka-python's name; used by log-dir operations)."""
+
+    topic: str
+    partition: int
+    broker_id: int
+
+
 class BrokerMetadata(NamedTuple):
     """A broker as cluster metadata describes it."""
 

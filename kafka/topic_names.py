@@ -1,6 +1,6 @@
 """Checks for topic names and topic partitions given by the caller.
 
-Every public call that takes a topic (producer, consumer, admin, classic
+Every public call that takes a topic (producer, consumer, admin, simple
 clients) checks it here, before the name can reach a request or a set of
 tracked topics, where a value of the wrong type would fail much later and
 far from the mistake (sorting a set of names, encoding a request).

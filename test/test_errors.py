@@ -12,11 +12,16 @@ import kafka.errors as errors
 from kafka.errors import BrokerResponseError, KafkaError, for_code
 
 
+#: kafka-python's base classes and names that are not codes of their own.
+KAFKA_PYTHON_NAMES = {"AuthorizationError", "NoError", "IncompatibleBrokerVersion"}
+
+
 def table_classes() -> List[Type[BrokerResponseError]]:
     """Every distinct broker error class defined in kafka.errors (aliases once)."""
     seen: Dict[int, Type[BrokerResponseError]] = {}
     for _, obj in inspect.getmembers(errors, inspect.isclass):
         if (issubclass(obj, BrokerResponseError) and obj is not BrokerResponseError
+                and obj.__name__ not in KAFKA_PYTHON_NAMES
                 and obj.__module__ == errors.__name__
                 and not obj.__name__.startswith("UnknownBrokerError")):
             seen[id(obj)] = obj
@@ -137,7 +142,7 @@ def test_check_error_code_raises_the_class() -> None:
     ("StaleLeaderEpochCodeError", 13),
     ("UnknownTopicOrPartitionError", 3),
 ])
-def test_classic_names(alias: str, code: int) -> None:
+def test_0_9_names(alias: str, code: int) -> None:
     assert getattr(errors, alias) is for_code(code)
 
 
@@ -151,3 +156,14 @@ def test_client_side_errors_are_not_broker_errors() -> None:
     assert errors.KafkaConnectionError.retriable and errors.KafkaConnectionError.invalid_metadata
     assert errors.FailedPayloadsError("payload").payload == "payload"
     assert errors.AsyncProducerQueueFull(["m"]).failed_msgs == ["m"]
+
+
+def test_kafka_python_names() -> None:
+    assert errors.kafka_errors[0] is errors.NoError and errors.NoError.errno == 0
+    assert for_code(0) is None  # kept: see docs/compatibility.rst
+    assert issubclass(errors.IncompatibleBrokerVersion, errors.UnsupportedVersionError)
+    for cls in table_classes():
+        assert errors.kafka_errors[cls.errno] is cls
+        assert issubclass(cls, errors.RetriableError) == cls.retriable, cls
+        assert issubclass(cls, errors.InvalidMetadataError) == cls.invalid_metadata, cls
+        assert issubclass(cls, errors.AuthorizationError) == cls.message.endswith("_AUTHORIZATION_FAILED"), cls

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Any, Optional, Type, TypeVar
+from typing import Any, Dict, Optional, Set, Type, TypeVar
 
 from kafka.errors import IllegalArgumentError
 
@@ -84,6 +84,7 @@ def _enum(cls: Type[_E], value: Any, what: str) -> _E:
 
 
 # Values that only a filter may use.
+_FILTER_ONLY: Dict[str, Set[IntEnum]]
 _FILTER_ONLY = {"resource_type": {ResourceType.ANY}, "pattern_type": {ACLResourcePatternType.ANY,
                                                                        ACLResourcePatternType.MATCH},
                 "operation": {ACLOperation.ANY}, "permission_type": {ACLPermissionType.ANY}}

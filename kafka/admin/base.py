@@ -1,6 +1,6 @@
 """The admin client's engine: configuration, bootstrap and request routing.
 
-:class:`AdminBase` owns a :class:`~kafka.client.KafkaClient` and offers the
+:class:`AdminBase` owns a :class:`~kafka.client.routing.RoutingClient` and offers the
 few ways admin requests travel: to any broker, to one given broker, to the
 controller (retrying NOT_CONTROLLER after a metadata refresh) and to a
 group's coordinator (retrying NOT_COORDINATOR / COORDINATOR_LOAD_IN_PROGRESS
@@ -16,8 +16,8 @@ import time
 import uuid
 from typing import Any, Callable, Dict, Hashable, Iterable, List, Optional, Sequence, Tuple
 
-from kafka import errors
-from kafka.client import KafkaClient
+from kafka import compat_config, errors
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG, parse_bootstrap
 from kafka.protocol.apis import METADATA
 from kafka.protocol.schema import Api
@@ -31,8 +31,8 @@ ADMIN_CONFIG: Dict[str, Any] = {
     # Accepted for kafka-python compatibility; versions are always negotiated.
     "api_version": None,
     "api_version_auto_timeout_ms": None,
-    # Engine class (a KafkaClient subclass), for callers that need their own.
-    "kafka_client": KafkaClient,
+    # Engine class (a RoutingClient subclass), for callers that need their own.
+    "kafka_client": RoutingClient,
 }
 
 #: ``parse(response) -> {key: (error_code, error_message, value)}``.
@@ -53,7 +53,11 @@ def broker_error(code: int, message: Optional[str], what: str) -> BaseException:
 class AdminBase:
     """Configuration, connection and routing shared by every admin operation."""
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("admin", dict(CLIENT_CONFIG, **ADMIN_CONFIG))
+
     def __init__(self, **configs: Any) -> None:
+        configs, ignored = compat_config.split("admin", configs)
         unknown = set(configs) - set(CLIENT_CONFIG) - set(ADMIN_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown admin client configuration: %s"
@@ -61,6 +65,7 @@ class AdminBase:
         self.config: Dict[str, Any] = dict(CLIENT_CONFIG)
         self.config.update(ADMIN_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         self._bootstrap = parse_bootstrap(configs.get("bootstrap_servers", CLIENT_CONFIG["bootstrap_servers"]))
         client_configs = {k: v for k, v in configs.items() if k in CLIENT_CONFIG}
         self._client = self.config["kafka_client"](**client_configs)
@@ -207,6 +212,7 @@ class AdminBase:
     def _metadata(self, topics: Optional[Sequence[str]], timeout_ms: Optional[float] = None) -> Any:
         """A Metadata response for ``topics`` (all topics when None), never creating topics."""
         def build(version: int) -> Any:
+            names: Optional[List[Any]]
             if topics is None:
                 names = None if version >= 1 else []
             else:

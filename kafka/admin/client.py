@@ -5,11 +5,15 @@ from __future__ import annotations
 from kafka.admin.acls import AclsMixin
 from kafka.admin.configs import ConfigsMixin
 from kafka.admin.groups import GroupsMixin
+from kafka.admin.kafka_python import KafkaPythonAdminMixin
 from kafka.admin.records import RecordsMixin
 from kafka.admin.topics import TopicsMixin
 
 
-class KafkaAdminClient(TopicsMixin, ConfigsMixin, GroupsMixin, RecordsMixin, AclsMixin):
+# KafkaPythonAdminMixin widens create_topics, delete_topics and create_partitions
+# (kafka-python's argument forms and raise_errors), which mypy sees as a clash.
+class KafkaAdminClient(KafkaPythonAdminMixin, TopicsMixin, ConfigsMixin,  # type: ignore[misc]
+                       GroupsMixin, RecordsMixin, AclsMixin):
     """Administer a Kafka cluster.
 
     ``KafkaAdminClient(bootstrap_servers="host:9092", client_id=...,

@@ -6,7 +6,7 @@ the others to any broker.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Hashable, List, Mapping, Optional, Sequence, Tuple, cast
 
 from kafka import errors
 from kafka.admin.base import AdminBase
@@ -49,7 +49,7 @@ def resource_type(value: int) -> ConfigResourceType:
 
 
 def _describe(key: Hashable) -> str:
-    kind, name = key  # type: ignore[misc]
+    kind, name = cast(Tuple[ConfigResourceType, str], key)
     return "%s %r" % (kind.name.lower(), name)
 
 

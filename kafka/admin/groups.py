@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import struct
 import uuid
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafka import errors
 from kafka.admin.base import AdminBase, broker_error
@@ -64,7 +64,7 @@ def decode_assignment(data: Optional[bytes]) -> Tuple[TopicPartition, ...]:
         pos = 2  # int16 version
         (count,) = struct.unpack_from(">i", data, pos)
         pos += 4
-        out = []
+        out: List[TopicPartition] = []
         for _ in range(max(count, 0)):
             (size,) = struct.unpack_from(">h", data, pos)
             pos += 2
@@ -82,6 +82,11 @@ def decode_assignment(data: Optional[bytes]) -> Tuple[TopicPartition, ...]:
 
 class GroupsMixin(AdminBase):
     """Consumer group administration."""
+
+    if TYPE_CHECKING:
+        # TopicsMixin's, its neighbour in KafkaAdminClient.
+        def describe_topics(self, topics: Optional[Sequence[str]] = None,
+                            raise_error: bool = True) -> Dict[str, Any]: ...
 
     def _to_coordinator(self, group_id: str, api: Any, build: Any, error_code: Any,
                         timeout_ms: Optional[float] = None, max_version: Optional[int] = None) -> Tuple[int, Any]:
@@ -315,6 +320,8 @@ def _partition_results(response: Any, wanted: Iterable[TopicPartition],
     results: Dict[TopicPartition, Any] = {}
     for t in response.topics:
         name = topic_ids.response_topic(t, "name", by_id or {})
+        if name is None:
+            continue  # an id we did not ask about
         for p in t.partitions:
             tp = TopicPartition(name, p.partition_index)
             results[tp] = broker_error(p.error_code, None, "%s-%d" % tp) if p.error_code else None

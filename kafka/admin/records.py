@@ -57,7 +57,13 @@ class RecordsMixin(AdminBase):
 
     def _list_offsets(self, partitions: Sequence[TopicPartition], timestamp: int,
                       what: str) -> Dict[TopicPartition, int]:
-        parts = check_partitions(partitions, what)
+        found = self._list_offsets_and_times({tp: timestamp for tp in check_partitions(partitions, what)}, what)
+        return {tp: offset for tp, (offset, _) in found.items()}
+
+    def _list_offsets_and_times(self, specs: Mapping[TopicPartition, int], what: str,
+                                isolation_level: int = 0) -> Dict[TopicPartition, Tuple[int, int]]:
+        """``{partition: (offset, timestamp)}`` for ``{partition: timestamp or special value}``."""
+        parts = list(specs)
         if not parts:
             return {}
         R = LIST_OFFSETS.Request
@@ -67,7 +73,7 @@ class RecordsMixin(AdminBase):
             for tp, ts in batch:
                 topics.setdefault(tp.topic, []).append(R.ListOffsetsTopic.ListOffsetsPartition(
                     partition_index=tp.partition, timestamp=ts))
-            return R(replica_id=-1, isolation_level=0,
+            return R(replica_id=-1, isolation_level=isolation_level,
                      topics=[R.ListOffsetsTopic(name=t, partitions=ps) for t, ps in topics.items()])
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
@@ -76,11 +82,11 @@ class RecordsMixin(AdminBase):
                 for p in t.partitions:
                     # v0 answers a list of offsets, later versions one offset.
                     offset = p.old_style_offsets[0] if p.old_style_offsets else p.offset
-                    out[(t.name, p.partition_index)] = (p.error_code, offset)
+                    out[(t.name, p.partition_index)] = (p.error_code, (offset, getattr(p, "timestamp", -1)))
             return out
 
         self._check_open()
-        outcomes = self._client.dispatch_by_leader(LIST_OFFSETS, [(tp, timestamp) for tp in parts], build, parse)
+        outcomes = self._client.dispatch_by_leader(LIST_OFFSETS, [(tp, specs[tp]) for tp in parts], build, parse)
         results = {tp: (o.error if o.error is not None else o.value) for tp, o in zip(parts, outcomes)}
         return finish(what, results, True)
 

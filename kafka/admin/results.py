@@ -11,7 +11,7 @@ whole mapping: which resources succeeded, which failed and why.
 
 from __future__ import annotations
 
-from typing import Any, Dict, Hashable, Mapping, NamedTuple, Optional, Tuple
+from typing import Any, Dict, Hashable, Iterable, Mapping, NamedTuple, Optional, Tuple
 
 from kafka.errors import KafkaError
 from kafka.structs import BrokerMetadata, PartitionMetadata, TopicPartition
@@ -50,10 +50,39 @@ def _error_text(error: BaseException) -> str:
     return "%s (%s)" % (name, detail) if detail else name
 
 
+_COMBINED: Dict[Tuple[type, ...], type] = {}
+
+
+def _error_class(failures: Iterable[BaseException]) -> type:
+    """AdminResultError, made also a subclass of every failure's class.
+
+    So ``except TopicAlreadyExistsError`` catches a ``create_topics`` that
+    failed only for that reason, as it does with kafka-python, while the
+    error still carries every resource's result.
+    """
+    classes = tuple(sorted({type(e) for e in failures if isinstance(e, Exception)},
+                           key=lambda c: (c.__module__, c.__qualname__)))
+    combined = _COMBINED.get(classes)
+    if combined is None:
+        try:
+            combined = type("AdminResultError", (AdminResultError,) + classes,
+                            {"__str__": KafkaError.__str__, "__module__": AdminResultError.__module__})
+        except TypeError:  # classes that cannot be combined (layout or MRO conflict)
+            combined = AdminResultError
+        _COMBINED[classes] = combined
+    return combined
+
+
 def finish(operation: str, results: Dict[Any, Any], raise_error: bool) -> Dict[Any, Any]:
-    """Return ``results``, or raise :class:`AdminResultError` if any value is an exception."""
-    if raise_error and any(isinstance(v, BaseException) for v in results.values()):
-        raise AdminResultError(operation, results)
+    """Return ``results``, or raise :class:`AdminResultError` if any value is an exception.
+
+    The error raised is also an instance of each failure's class (see
+    :func:`_error_class`).
+    """
+    if raise_error:
+        failures = [v for v in results.values() if isinstance(v, BaseException)]
+        if failures:
+            raise _error_class(failures)(operation, results)
     return results
 
 

@@ -129,12 +129,12 @@ def topic_partitions(bootstrap_servers: str, topic: str, timeout: float) -> List
     when the topic does not exist and :class:`~kafka.errors.KafkaTimeoutError`
     when the cluster answers but not in time.
     """
-    from kafka.client import KafkaClient
+    from kafka.client.routing import RoutingClient
 
     servers = split_servers(bootstrap_servers)
     if not servers:
         raise errors.KafkaConfigurationError("--bootstrap-server is empty")
-    client = KafkaClient(bootstrap_servers=servers, request_timeout_ms=int(timeout * 1000),
+    client = RoutingClient(bootstrap_servers=servers, request_timeout_ms=int(timeout * 1000),
                          allow_auto_create_topics=False)
     started = time.monotonic()
     deadline = started + timeout
@@ -155,9 +155,10 @@ def topic_partitions(bootstrap_servers: str, topic: str, timeout: float) -> List
         code = client.cluster.topic_error(topic)
         if code:
             error = errors.for_code(code)
+            assert error is not None  # the code is not 0
             if error is errors.UnknownTopicOrPartitionError:
                 raise errors.UnknownTopicOrPartitionError("topic {0!r} does not exist".format(topic))
-            raise error("topic {0!r}: {1}".format(topic, error.__name__))  # type: ignore[misc, operator]
+            raise error("topic {0!r}: {1}".format(topic, error.__name__))
         return sorted(client.cluster.partitions_for_topic(topic) or ())
     finally:
         client.close()

@@ -168,7 +168,7 @@ def _position(consumer: Any, args: argparse.Namespace, partitions: List[TopicPar
 
 def run(args: argparse.Namespace) -> int:
     """Print records until a stop condition; return 0 on a normal or Ctrl-C stop."""
-    from kafka.consumer import KafkaConsumer
+    from kafka.consumer.kafka import ModernKafkaConsumer
 
     _check(args)
     numbers = _common.topic_partitions(args.bootstrap_servers, args.topic, args.timeout)
@@ -186,7 +186,7 @@ def run(args: argparse.Namespace) -> int:
     if args.group is not None:
         settings["session_timeout_ms"] = args.session_timeout_ms
         settings["heartbeat_interval_ms"] = max(args.session_timeout_ms // 6, 100)
-    printer = _Printer(KafkaConsumer(**settings), args)
+    printer = _Printer(ModernKafkaConsumer(**settings), args)
     with _common.StopFlag() as stop:
         try:
             if args.group is not None:

@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, List, Tuple
 
 from kafka.admin import KafkaAdminClient, NewTopic
 from kafka.cli.progress import Progress
-from kafka.consumer import KafkaConsumer
+from kafka.consumer.kafka import ModernKafkaConsumer
 from kafka.errors import KafkaError
 from kafka.producer import KafkaProducer
 from kafka.spark.pipeline import expected_aggregates, make_event
@@ -132,7 +132,7 @@ def _read_topic(bootstrap: str, topic: str, count: int, timeout: float,
     seconds it took, counted from the assignment (not from creating the
     consumer).
     """
-    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest")
+    consumer = ModernKafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False, auto_offset_reset="earliest")
     try:
         consumer.assign([TopicPartition(topic, p) for p in sorted(consumer.partitions_for_topic(topic) or ())])
         started = time.perf_counter()

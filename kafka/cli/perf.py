@@ -150,10 +150,10 @@ def _produce(args: argparse.Namespace, partitions: List[int]) -> int:
 
 
 def _consume(args: argparse.Namespace, partitions: List[int]) -> int:
-    from kafka.consumer import KafkaConsumer
+    from kafka.consumer.kafka import ModernKafkaConsumer
 
     total = args.num_records
-    consumer = KafkaConsumer(bootstrap_servers=split_servers(args.bootstrap_servers),
+    consumer = ModernKafkaConsumer(bootstrap_servers=split_servers(args.bootstrap_servers),
                              auto_offset_reset="earliest", enable_auto_commit=False,
                              request_timeout_ms=max(int(args.timeout * 1000), 1000))
     count = 0

@@ -1,29 +1,37 @@
-"""KafkaClient: connections, cluster metadata and request routing.
+"""The engine's client: connections, cluster metadata and request routing.
 
-:class:`KafkaClient` is the one engine under the producers, consumers and
-the admin client. Its layers, bottom up:
+Its layers, bottom up:
 
 * :mod:`kafka.client.network` — one connection per broker, the selector loop,
   metadata refresh (:class:`~kafka.client.network.NetworkClient`);
 * :mod:`kafka.client.routing` — leaders, coordinators, the controller, and
   dispatching multi-partition payloads with retries
-  (:class:`~kafka.client.routing.RoutingClient`);
-* :mod:`kafka.client.classic` — the kafka-python 0.9.x low-level API
-  (``send_produce_request``, ``send_fetch_request``,
-  ``load_metadata_for_topics``, ...) over the two layers above
-  (:class:`~kafka.client.classic.ClassicClientMixin`).
+  (:class:`~kafka.client.routing.RoutingClient`, the class the producer,
+  consumer, admin client and Spark source build).
 
-Both constructor forms work: ``KafkaClient("host:9092", client_id=...,
-timeout=120)`` as in 0.9.x, and ``KafkaClient(bootstrap_servers=..., **config)``
-with the keys of :data:`kafka.client.network.DEFAULT_CONFIG`.
+``kafka.client.KafkaClient`` is the kafka-python 0.9-compatible client of the
+simple layer (:class:`kafka.simple.client.KafkaClient`, a
+:class:`~kafka.client.routing.RoutingClient` with the 0.9 methods
+``send_produce_request``, ``send_fetch_request``, ...). It is loaded on first
+use, so the engine never imports the simple layer.
 """
 
-from kafka.client.classic import ClassicClientMixin
+from typing import Any, List
+
 from kafka.client.routing import Outcome, RoutingClient
 
-
-class KafkaClient(ClassicClientMixin, RoutingClient):
-    """A client for one Kafka cluster; see the module documentation."""
+__all__ = ["KafkaClient", "Outcome", "RoutingClient"]
 
 
-__all__ = ["KafkaClient", "Outcome"]
+def __getattr__(name: str) -> Any:
+    if name == "KafkaClient":
+        # Compatibility facade: the only import of the simple layer here.
+        from kafka.simple.client import KafkaClient
+
+        globals()[name] = KafkaClient
+        return KafkaClient
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | {"KafkaClient"})

@@ -20,7 +20,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 from kafka import errors
 from kafka.cluster import ClusterMetadata
 from kafka.conn.blocking import parse_address
-from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG
+from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, ResponseFuture, is_permanent_failure
 from kafka.conn.tls import build_ssl_context, check_security_protocol, uses_sasl
 from kafka.future import Future
 from kafka.protocol.apis import METADATA, api_for
@@ -116,8 +116,10 @@ class NetworkClient:
         self._woken = False
         self._topics: Set[str] = set()
         self._all_topics = False
-        self._metadata_future: Optional[Future] = None
+        self._metadata_future: Optional[ResponseFuture] = None
         self._closed = False
+        # (node id, api key) pairs whose missing version was already logged.
+        self._reported_unsupported: Set[Tuple[int, int]] = set()
 
     def __repr__(self) -> str:
         return "<%s client_id=%s brokers=%d>" % (type(self).__name__, self.config["client_id"], len(self._conns))
@@ -188,6 +190,13 @@ class NetworkClient:
         conn = self._conns.get(node_id)
         return conn is not None and conn.connected()
 
+    def bootstrap_connected(self) -> bool:
+        """Whether cluster metadata has arrived and a connection to some broker is up."""
+        if self.cluster.version == 0:
+            return False
+        with self._lock:
+            return any(conn.connected() for conn in self._conns.values())
+
     def is_disconnected(self, node_id: int) -> bool:
         """Not connected and not connecting."""
         conn = self._conns.get(node_id)
@@ -198,10 +207,71 @@ class NetworkClient:
         conn = self._conns.get(node_id)
         return 0.0 if conn is None else conn.connection_delay(time.monotonic())
 
+    def connected_nodes(self) -> List[int]:
+        """The nodes that have a connection object (open, opening or in back-off)."""
+        return list(self._conns)
+
+    def write_pending(self, node_id: int) -> bool:
+        """Whether bytes queued for ``node_id`` are still waiting to be written."""
+        conn = self._conns.get(node_id)
+        return conn is not None and conn.wants_write()
+
     def connection_error(self, node_id: int) -> Optional[BaseException]:
         """Why the last connection to ``node_id`` closed, if it did."""
         conn = self._conns.get(node_id)
         return None if conn is None else conn.last_error
+
+    def permanent_failure(self, node_id: int) -> Optional[BaseException]:
+        """Why connecting to ``node_id`` can never succeed (see :meth:`fatal_error`), if it cannot."""
+        conn = self._conns.get(node_id)
+        if conn is None or conn.connected():
+            return None
+        error = conn.last_error
+        return error if is_permanent_failure(error) else None
+
+    def fatal_error(self) -> Optional[BaseException]:
+        """A failure no retry will cure, once every known broker has it; else None.
+
+        A broker counts as failed for good when its last connection attempt
+        ended with an error no retry cures (a rejected TLS certificate,
+        refused SASL credentials, a broken ApiVersions exchange: see
+        :func:`~kafka.conn.connection.is_permanent_failure`) or when it
+        offers no version of Metadata this client can send. While any
+        broker is still untried or usable the answer is None. Callers
+        waiting for metadata raise this error instead of timing out.
+        """
+        # No client lock: callers may hold their own locks (the producer's
+        # metadata condition), and single reads of connection state suffice.
+        if self._closed:
+            return None
+        found: Optional[BaseException] = None
+        for broker in self.cluster.brokers():
+            error = self._node_failure(broker.nodeId)
+            if error is None:
+                return None
+            found = found or error
+        return found
+
+    def _node_failure(self, node_id: int) -> Optional[BaseException]:
+        conn = self._conns.get(node_id)
+        if conn is None or not conn.connected():
+            return self.permanent_failure(node_id)
+        versions = conn.versions
+        if versions is None:
+            return None  # versions were not asked for: nothing known against it
+        try:
+            versions.choose(METADATA)
+        except errors.UnsupportedVersionError as exc:
+            return exc
+        return None
+
+    def _report_unsupported(self, node_id: int, api: Api, error: BaseException) -> None:
+        """Log a missing API version once per broker and API, not on every attempt."""
+        key = (node_id, api.key)
+        if key in self._reported_unsupported:
+            return
+        self._reported_unsupported.add(key)
+        log.error("node %s cannot serve this client: %s", node_id, error)
 
     def in_flight_request_count(self, node_id: Optional[int] = None) -> int:
         """Requests awaiting responses, on one node or in total."""
@@ -215,7 +285,17 @@ class NetworkClient:
         conn = self._conns.get(node_id)
         if conn is None or conn.versions is None:
             raise errors.NodeNotReadyError("node %s has not been connected yet" % node_id)
-        return conn.versions.choose(api, highest=highest)
+        try:
+            return conn.versions.choose(api, highest=highest)
+        except errors.UnsupportedVersionError as exc:
+            if highest is None:  # a caller's own cap may be lifted by a retry: not worth an ERROR
+                self._report_unsupported(node_id, api, exc)
+            raise
+
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` closed the whole client."""
+        return self._closed
 
     def close(self, node_id: Optional[int] = None) -> None:
         """Close one connection, or all of them and the client."""
@@ -274,7 +354,7 @@ class NetworkClient:
     # -- sending ---------------------------------------------------------------------
 
     def send(self, node_id: int, request: Any, api: Optional[Api] = None, version: Optional[int] = None,
-             expect_response: bool = True, timeout_ms: Optional[float] = None) -> Future:
+             expect_response: bool = True, timeout_ms: Optional[float] = None) -> ResponseFuture:
         """Send ``request`` to ``node_id``; the future resolves with the response body.
 
         ``api`` is found from the request's class when not given. Fails the
@@ -295,6 +375,8 @@ class NetworkClient:
                 return Future().failure(errors.NodeNotReadyError(
                     "node %s already has %d requests in flight" % (node_id, conn.in_flight_count())))
             future = conn.send(api, request, version=version, expect_response=expect_response, timeout_ms=timeout_ms)
+        if future.is_done and isinstance(future.exception, errors.UnsupportedVersionError):
+            self._report_unsupported(node_id, api, future.exception)
         self._wake()
         return future
 
@@ -313,7 +395,7 @@ class NetworkClient:
         except OSError:
             pass
 
-    def poll(self, timeout_ms: Optional[float] = None, future: Optional[Future] = None) -> None:
+    def poll(self, timeout_ms: Optional[float] = None, future: Optional[Future[Any]] = None) -> None:
         """Do network I/O for up to ``timeout_ms`` (returns early when ``future`` is done)."""
         timeout = self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms
         deadline = time.monotonic() + timeout / 1000.0
@@ -333,10 +415,10 @@ class NetworkClient:
                 return
 
     @staticmethod
-    def _resolve(future: Future, response: Any) -> None:
+    def _resolve(future: ResponseFuture, response: Any) -> None:
         future.success(response)
 
-    def _poll_once(self, deadline: float, future: Optional[Future]) -> List[Tuple[Future, Any]]:
+    def _poll_once(self, deadline: float, future: Optional[Future[Any]]) -> List[Tuple[ResponseFuture, Any]]:
         now = time.monotonic()
         self._maybe_update_metadata(now)
         with self._lock:
@@ -348,7 +430,7 @@ class NetworkClient:
             events = self._selector.select(wait)
         except (OSError, ValueError):
             events = []
-        completed: List[Tuple[Future, Any]] = []
+        completed: List[Tuple[ResponseFuture, Any]] = []
         with self._lock:
             for key, mask in events:
                 node_id = key.data
@@ -472,6 +554,15 @@ class NetworkClient:
             self._topics.add(topic)
             self.cluster.request_update()
 
+    def tracked_topics(self) -> Set[str]:
+        """The topics metadata refreshes ask about (a copy)."""
+        return set(self._topics)
+
+    def metadata_refresh_in_flight(self) -> Optional[ResponseFuture]:
+        """The future of the metadata refresh being waited for, if one is."""
+        future = self._metadata_future
+        return future if future is not None and not future.is_done else None
+
     def set_topics(self, topics: Iterable[str]) -> None:
         """Track exactly ``topics``."""
         topics = set(topics)
@@ -496,7 +587,15 @@ class NetworkClient:
             return
         if not self.ready(node_id):
             return
-        version = self.api_version(METADATA, node_id)
+        try:
+            version = self.api_version(METADATA, node_id)
+        except errors.UnsupportedVersionError as exc:
+            # This broker can never answer us (api_version logged it once);
+            # fatal_error() tells the waiting callers once no other broker can
+            # either. Retry after the back-off.
+            self.cluster.failed_update(exc, now)
+            return
+        topics: Optional[List[Any]]
         if self._all_topics:
             topics = None if version >= 1 else []  # v0 spells "all topics" as an empty list
         else:

@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Set, Tuple
 
 from kafka import errors
 from kafka.client import topic_ids
 from kafka.client.network import NetworkClient
 from kafka.cluster import COORDINATOR_GROUP, COORDINATOR_TRANSACTION
+from kafka.conn.connection import ResponseFuture
 from kafka.future import Future
 from kafka.protocol.apis import FIND_COORDINATOR
 from kafka.protocol.schema import Api
@@ -67,7 +68,7 @@ class RoutingClient(NetworkClient):
             self.poll(timeout_ms=min(self._left_ms(deadline), 50.0))
         return True
 
-    def wait_for(self, future: Future, timeout_ms: Optional[float] = None) -> Any:
+    def wait_for(self, future: Future[Any], timeout_ms: Optional[float] = None) -> Any:
         """Poll until ``future`` resolves; return its value or raise its failure."""
         deadline = self._deadline(timeout_ms)
         while not future.is_done:
@@ -93,6 +94,8 @@ class RoutingClient(NetworkClient):
 
         ``build(version)`` makes the request once the node's version is known.
         """
+        if build is not None and api is None:
+            raise TypeError("send_to_any: build needs api, to choose the version")
         deadline = self._deadline(timeout_ms)
         last: Optional[BaseException] = None
         while time.monotonic() < deadline:
@@ -105,11 +108,11 @@ class RoutingClient(NetworkClient):
             if not self.await_ready(node_id, min(self._left_ms(deadline),
                                                  self.config["socket_connection_setup_timeout_ms"])):
                 last = self.connection_error(node_id)
-                if last is not None and not last.retriable:
+                if last is not None and not getattr(last, "retriable", False):
                     raise last
                 continue
             try:
-                body = build(self.api_version(api, node_id)) if build is not None else request
+                body = build(self.api_version(api, node_id)) if build is not None and api is not None else request
                 return self.wait_for(self.send(node_id, body, api=api), self._left_ms(deadline))
             except errors.KafkaError as exc:
                 if not exc.retriable:
@@ -120,10 +123,18 @@ class RoutingClient(NetworkClient):
     # -- metadata -----------------------------------------------------------------------
 
     def refresh_metadata(self, timeout_ms: Optional[float] = None) -> None:
-        """Refresh metadata now and wait for it."""
+        """Refresh metadata now and wait for it.
+
+        Raises :meth:`fatal_error` (a rejected certificate or login, no
+        usable Metadata version) as soon as every broker has failed that way,
+        :class:`KafkaTimeoutError` when time runs out first.
+        """
         deadline = self._deadline(timeout_ms)
         version = self.request_metadata_update()
         while self.cluster.version <= version:
+            fatal = self.fatal_error()
+            if fatal is not None:
+                raise fatal
             if time.monotonic() >= deadline:
                 raise errors.KafkaTimeoutError("metadata was not refreshed within the timeout")
             self.poll(timeout_ms=min(self._left_ms(deadline), 100.0))
@@ -192,7 +203,8 @@ class RoutingClient(NetworkClient):
                 entry = response
             if entry.error_code == 0:
                 self.cluster.add_coordinator(key_type, key, entry.node_id, entry.host, entry.port)
-                return entry.node_id
+                coordinator: int = entry.node_id
+                return coordinator
             cls = errors.for_code(entry.error_code)
             last = cls("finding the coordinator of %r: %s" % (key, entry.error_message or ""))  # type: ignore[misc]
             if not last.retriable:
@@ -283,7 +295,9 @@ class RoutingClient(NetworkClient):
             # A partition may appear more than once: its later items wait for
             # the next wave, so each request names a partition at most once
             # and the items reach the partition in the caller's order.
-            wave, deferred, seen = [], [], set()
+            wave: List[int] = []
+            deferred: List[int] = []
+            seen: Set[Tuple[str, int]] = set()
             for index in pending:
                 key = (items[index][0][0], items[index][0][1])
                 (deferred if key in seen else wave).append(index)
@@ -299,7 +313,7 @@ class RoutingClient(NetworkClient):
                     stale = stale or exc.invalid_metadata
                     continue
                 groups.setdefault(leader, []).append(index)
-            sent: List[Tuple[int, List[int], Future]] = []
+            sent: List[Tuple[int, List[int], ResponseFuture]] = []
             for node_id, indexes in groups.items():
                 try:
                     if not self.await_ready(node_id, min(self._left_ms(deadline),
@@ -343,7 +357,8 @@ class RoutingClient(NetworkClient):
                 if getattr(error, "retriable", False):
                     retry.append(index)
                     # An unreachable leader may have moved or left: look again.
-                    stale = stale or error.invalid_metadata or isinstance(error, errors.NodeNotReadyError)
+                    stale = stale or getattr(error, "invalid_metadata", False) or \
+                        isinstance(error, errors.NodeNotReadyError)
             if retry and (attempt > retries or time.monotonic() >= deadline):
                 retry = []
             if not retry:

@@ -62,18 +62,20 @@ def choose_version(client: Any, api: Api, node_id: int, ids: Mapping[str, Option
     cap = name_only_cap(api, ids)
     if cap is not None and (highest is None or cap < highest):
         try:
-            return client.api_version(api, node_id, highest=cap)
+            capped: int = client.api_version(api, node_id, highest=cap)
+            return capped
         except errors.UnsupportedVersionError as exc:
             missing = sorted(topic for topic, tid in ids.items() if tid is None)
             raise errors.UnknownTopicIdError(
                 "cluster metadata has no topic id for %s, and broker %s only accepts %s versions "
                 "that name topics by id (%s)" % (", ".join(map(repr, missing)), node_id, api.name, exc)) from None
-    return client.api_version(api, node_id, highest=highest)
+    version: int = client.api_version(api, node_id, highest=highest)
+    return version
 
 
 def response_topic(entry: Any, field: str, by_id: Mapping[uuid.UUID, str]) -> Optional[str]:
     """The topic name of a response's topic ``entry``: its ``field`` or, when blank, its id's name."""
-    name = getattr(entry, field, None)
+    name: Optional[str] = getattr(entry, field, None)
     if name:
         return name
     return by_id.get(getattr(entry, "topic_id", None))  # type: ignore[arg-type]

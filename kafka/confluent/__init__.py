@@ -15,12 +15,19 @@ from kafka.confluent.message import (
     TIMESTAMP_NOT_AVAILABLE, Message, TopicPartition)
 from kafka.confluent.consumer import Consumer
 from kafka.confluent.producer import Producer
+from kafka.confluent._admin_types import (
+    ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType, IsolationLevel, Node, TopicCollection,
+    TopicPartitionInfo)
+from kafka.confluent.serializing_producer import SerializingProducer
+from kafka.confluent.deserializing_consumer import DeserializingConsumer
 
 __all__ = [
     "Producer", "Consumer", "Message", "TopicPartition", "KafkaError", "KafkaException",
     "OFFSET_BEGINNING", "OFFSET_END", "OFFSET_STORED", "OFFSET_INVALID",
     "TIMESTAMP_NOT_AVAILABLE", "TIMESTAMP_CREATE_TIME", "TIMESTAMP_LOG_APPEND_TIME",
     "version", "libversion", "install_as_confluent_kafka",
+    "SerializingProducer", "DeserializingConsumer", "ConsumerGroupTopicPartitions", "ConsumerGroupState",
+    "ConsumerGroupType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo",
 ]
 
 #: The confluent-kafka release whose API this package follows.
@@ -53,12 +60,16 @@ def install_as_confluent_kafka() -> None:
     """
     import sys
 
-    from kafka.confluent import admin, consumer, errors, message, producer
+    from kafka.confluent import (admin, consumer, deserializing_consumer, error, message, producer, serialization,
+                                 serializing_producer)
 
     package = sys.modules[__name__]
     sys.modules["confluent_kafka"] = package
     sys.modules["confluent_kafka.admin"] = admin
-    sys.modules["confluent_kafka.error"] = errors
+    sys.modules["confluent_kafka.error"] = error
+    sys.modules["confluent_kafka.serialization"] = serialization
+    sys.modules["confluent_kafka.serializing_producer"] = serializing_producer
+    sys.modules["confluent_kafka.deserializing_consumer"] = deserializing_consumer
     sys.modules["confluent_kafka.cimpl"] = package
     for name, module in (("consumer", consumer), ("producer", producer), ("message", message)):
         sys.modules["confluent_kafka._kafkawire_" + name] = module

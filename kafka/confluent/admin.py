@@ -149,3 +149,24 @@ class MetadataSource:
             if self._admin is not None:
                 self._admin.close()
                 self._admin = None
+
+
+# The AdminClient and its value classes live in their own modules; they are
+# imported last because the client uses MetadataSource from above.
+from kafka.confluent._admin_types import (  # noqa: E402
+    AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AlterConfigOpType, ConfigEntry, ConfigResource,
+    ConfigSource, ConsumerGroupDescription, ConsumerGroupListing, ConsumerGroupState, ConsumerGroupTopicPartitions,
+    ConsumerGroupType, DeletedRecords, DescribeClusterResult, GroupMember, GroupMetadata, IsolationLevel,
+    ListConsumerGroupsResult, ListOffsetsResultInfo, MemberAssignment, MemberDescription, NewPartitions, NewTopic,
+    Node, OffsetSpec, ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo)
+from kafka.confluent._admin_client import AdminClient  # noqa: E402
+
+__all__ = [
+    "AdminClient", "NewTopic", "NewPartitions", "ConfigResource", "ConfigEntry", "ConfigSource", "AlterConfigOpType",
+    "AclBinding", "AclBindingFilter", "AclOperation", "AclPermissionType", "ResourceType", "ResourcePatternType",
+    "ConsumerGroupListing", "ListConsumerGroupsResult", "ConsumerGroupDescription", "MemberDescription",
+    "MemberAssignment", "ConsumerGroupTopicPartitions", "ConsumerGroupState", "ConsumerGroupType", "GroupMetadata",
+    "GroupMember", "OffsetSpec", "ListOffsetsResultInfo", "IsolationLevel", "DeletedRecords", "TopicDescription",
+    "TopicPartitionInfo", "TopicCollection", "DescribeClusterResult", "Node", "ClusterMetadata", "TopicMetadata",
+    "PartitionMetadata", "BrokerMetadata",
+]

@@ -22,8 +22,9 @@ from kafka.confluent import config as confmod
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
-    OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, partitions_list)
-from kafka.consumer.kafka import KafkaConsumer
+    OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, message_from_record,
+    messages_from_records, partitions_list)
+from kafka.consumer.kafka import ModernKafkaConsumer as KafkaConsumer
 from kafka.structs import OffsetAndMetadata, TopicPartition as EngineTP
 
 log = logging.getLogger(__name__)
@@ -100,6 +101,7 @@ class Consumer:
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}
         self._positions: Dict[EngineTP, int] = {}
+        self._handed_tp: Optional[EngineTP] = None  # of the last record handed out, reused while it matches
         self._assigned_at: Dict[EngineTP, int] = {}
         self._eof_sent: Set[EngineTP] = set()
         self._eof_due: List[EngineTP] = []
@@ -277,6 +279,11 @@ class Consumer:
 
     def _rebalance(self, kind: str, partitions: Set[EngineTP]) -> None:
         """Called by the engine inside its poll, in this thread."""
+        if kind == "revoke" and not partitions:
+            # The engine tells kafka-python-style listeners about an empty
+            # revoke too (the first join included); librdkafka calls on_revoke
+            # only when there is something to revoke.
+            return
         parts = [TopicPartition(tp.topic, tp.partition) for tp in sorted(partitions)]
         if kind in ("revoke", "lost"):
             if kind == "revoke":
@@ -301,6 +308,11 @@ class Consumer:
         """The next record or event, waiting up to ``timeout`` seconds (None or -1: no limit)."""
         if timeout is not None and not isinstance(timeout, (int, float)):
             raise TypeError("timeout must be a number")
+        if self._buffer and not (self._errors or self._eof_due or self._events or self._partition_eof
+                                 or self._closed or self._stats_cb is not None) and \
+                (not self._auto_commit or time.monotonic() < self._next_commit):
+            # The common case, a record already fetched and nothing else to serve first.
+            return self._hand_out_one()
         found = self._next_messages(1, timeout)
         return found[0] if found else None
 
@@ -329,8 +341,7 @@ class Consumer:
                     if eof is not None:
                         out.append(eof)
                     continue
-                record = self._buffer.popleft()
-                out.append(self._hand_out(record))
+                record = self._hand_out_run(out, count - len(out))
                 if self._partition_eof and (not self._buffer or (self._buffer[0].topic, self._buffer[0].partition)
                                             != (record.topic, record.partition)):
                     etp = EngineTP(record.topic, record.partition)
@@ -364,16 +375,45 @@ class Consumer:
         if error is not None:
             raise error
 
-    def _hand_out(self, record: Any) -> Message:
-        etp = EngineTP(record.topic, record.partition)
-        self._positions[etp] = record.offset + 1
+    def _hand_out_one(self) -> Message:
+        """Hand out the first buffered record (see _hand_out_run)."""
+        record = self._buffer.popleft()
+        etp = self._handed_tp
+        if etp is None or etp[1] != record[1] or etp[0] != record[0]:
+            etp = self._handed_tp = EngineTP(record[0], record[1])
+        self._positions[etp] = record[3] + 1
+        if self._eof_sent:
+            self._eof_sent.discard(etp)
+        if self._auto_store:
+            self._stored[etp] = (record[3] + 1, None, record[2])
+        return message_from_record(record)
+
+    def _hand_out_run(self, out: List[Message], limit: int) -> Any:
+        """Move up to ``limit`` buffered records of the first record's partition to ``out``; return the last.
+
+        Positions and stored offsets are updated once per run, from its last record.
+        """
+        buffer = self._buffer
+        first = buffer.popleft()
+        topic, partition = first[0], first[1]
+        run = [first]
+        take = run.append
+        popleft = buffer.popleft
+        while len(run) < limit and buffer:
+            head = buffer[0]
+            if head[1] != partition or head[0] != topic:
+                break
+            take(popleft())
+        last = run[-1]
+        etp = self._handed_tp
+        if etp is None or etp[1] != partition or etp[0] != topic:
+            etp = self._handed_tp = EngineTP(topic, partition)
+        self._positions[etp] = last[3] + 1
         self._eof_sent.discard(etp)
         if self._auto_store:
-            self._stored[etp] = (record.offset + 1, None, record.leader_epoch)
-        headers = list(record.headers) if record.headers else None
-        return Message(record.topic, record.partition, record.offset, record.key, record.value, headers, None,
-                       (record.timestamp_type + 1 if record.timestamp >= 0 else 0, record.timestamp),
-                       None, record.leader_epoch if record.leader_epoch >= 0 else None)
+            self._stored[etp] = (last[3] + 1, None, last[2])
+        out.extend(messages_from_records(run))
+        return last
 
     def _eof_events(self, limit: int) -> List[Message]:
         out: List[Message] = []

@@ -112,6 +112,38 @@ class Message:
             self._topic, self._partition, self._offset, self._error)
 
 
+_new_message = object.__new__
+
+
+def message_from_record(row: Any) -> Message:
+    """A :class:`Message` for one engine ``ConsumerRecord`` row, built without calling ``__init__``.
+
+    Rows are tuples (topic, partition, leader_epoch, offset, timestamp,
+    timestamp_type, key, value, headers, ...): reading them by index and
+    filling the slots directly is most of the consumer's per-record cost.
+    """
+    message = _new_message(Message)
+    message._topic = row[0]
+    message._partition = row[1]
+    message._offset = row[3]
+    message._key = row[6]
+    message._value = row[7]
+    headers = row[8]
+    message._headers = list(headers) if headers else None
+    message._error = None
+    timestamp = row[4]
+    message._timestamp = (row[5] + 1 if timestamp >= 0 else 0, timestamp)
+    message._latency = None
+    epoch = row[2]
+    message._leader_epoch = epoch if epoch >= 0 else None
+    return message
+
+
+def messages_from_records(records: Any) -> List[Message]:
+    """:func:`message_from_record` for each row."""
+    return list(map(message_from_record, records))
+
+
 class TopicPartition:
     """A topic, a partition and optionally an offset, metadata, leader epoch and error.
 

@@ -2,9 +2,9 @@
 
 produce() never blocks: a record whose topic metadata is not known yet waits
 in this module's queue while a helper thread asks the engine for it. The
-engine's future callbacks (on its sender thread) only queue delivery reports;
-poll() and flush() serve them in the application's thread, in the order the
-engine completed the records.
+engine's completion hook (one per record, on its sender thread) only queues
+the record; poll() and flush() turn the queued records into delivery reports
+in the application's thread, in the order the engine completed them.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class _Pending:
     """One record between produce() and its served delivery report."""
 
     __slots__ = ("topic", "partition", "key", "value", "headers", "timestamp", "callback", "started",
-                 "size", "purged", "reported")
+                 "size", "purged", "reported", "error", "future")
 
     def __init__(self, topic: str, partition: int, key: Optional[bytes], value: Optional[bytes],
                  headers: Any, timestamp: int, callback: Optional[Callable[..., Any]]) -> None:
@@ -76,6 +76,9 @@ class _Pending:
         self.size = len(key or b"") + len(value or b"")
         self.purged = False
         self.reported = False
+        # Set by _report (a local failure) or _hand_over (the engine's future, read when served).
+        self.error: Optional[KafkaError] = None
+        self.future: Any = None
 
 
 class Producer:
@@ -115,7 +118,7 @@ class Producer:
             raise KafkaException(from_engine(exc)) from exc
         self._metadata = MetadataSource(settings)
         self._lock = threading.Lock()
-        self._reports: Deque[Tuple[_Pending, Optional[KafkaError], Any]] = collections.deque()
+        self._reports: Deque[_Pending] = collections.deque()
         self._reports_ready = threading.Condition(self._lock)
         self._report_waiters = 0
         self._count = 0
@@ -128,6 +131,9 @@ class Producer:
         refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
+        # Looked up once: produce() hands both to the engine for every record.
+        self._engine_send = self._engine.send
+        self._completed_hook = self._completed
 
     # -- producing --------------------------------------------------------------------------
 
@@ -144,15 +150,15 @@ class Producer:
         """
         if not isinstance(topic, str):
             raise TypeError("topic must be str, not %s" % type(topic).__name__)
-        value_bytes = _as_bytes("value", value)
-        key_bytes = _as_bytes("key", key)
-        if not isinstance(partition, int):
+        value_bytes = value if value is None or type(value) is bytes else _as_bytes("value", value)
+        key_bytes = key if key is None or type(key) is bytes else _as_bytes("key", key)
+        if type(partition) is not int and not isinstance(partition, int):
             raise TypeError("partition must be int, not %s" % type(partition).__name__)
-        if isinstance(timestamp, bool) or not isinstance(timestamp, int):
+        if type(timestamp) is not int and (isinstance(timestamp, bool) or not isinstance(timestamp, int)):
             raise TypeError("timestamp must be int, not %s" % type(timestamp).__name__)
         # Like confluent-kafka, a callback that is not callable fails only when its report is served.
         report_to = on_delivery if on_delivery is not None else callback
-        record_headers = _headers(headers)
+        record_headers = None if headers is None else _headers(headers)
         if self._closed:
             raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
         if report_to is None:
@@ -163,8 +169,8 @@ class Producer:
             if self._count >= self._max_messages or self._bytes + pending.size > self._max_bytes:
                 raise BufferError(KafkaError(KafkaError._QUEUE_FULL).str())  # type: ignore[attr-defined]
             partitions = self._known_topics.get(topic)
-            if partitions is not None and time.monotonic() - self._refreshed.get(topic, 0.0) > self._refresh_every:
-                self._refreshed[topic] = time.monotonic()
+            if partitions is not None and pending.started - self._refreshed.get(topic, 0.0) > self._refresh_every:
+                self._refreshed[topic] = pending.started
                 threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
                                  name="kafkawire-confluent-refresh-%s" % topic).start()
             if partitions is not None and partition >= 0 and partition not in partitions:
@@ -173,7 +179,7 @@ class Producer:
                     "Unable to produce message: Local: Unknown partition"))
             self._count += 1
             self._bytes += pending.size
-            if partitions is None or topic in self._waiting:
+            if partitions is None or (self._waiting and topic in self._waiting):
                 queue = self._waiting.get(topic)
                 if queue is None:
                     queue = self._waiting[topic] = collections.deque()
@@ -204,13 +210,13 @@ class Producer:
             # librdkafka accepts a record with neither key nor value; the engine wants one of them.
             value = b""
         try:
-            future = self._engine.send(pending.topic, value=value, key=pending.key, headers=pending.headers,
-                                       partition=pending.partition, timestamp_ms=pending.timestamp)
+            future = self._engine_send(pending.topic, value, pending.key, pending.headers, pending.partition,
+                                       pending.timestamp)
         except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
             self._report(pending, self._delivery_error(exc), None)
             return
-        future.add_callback(self._delivered, pending)
-        future.add_errback(self._failed, pending)
+        pending.future = future
+        future.on_completion(self._completed_hook, pending)
 
     def _sticky(self, topic: str, partitions: List[int]) -> int:
         """A random partition, kept for ``sticky.partitioning.linger.ms`` (random each time when 0)."""
@@ -272,22 +278,25 @@ class Producer:
             return KafkaError(KafkaError._MSG_TIMED_OUT)  # type: ignore[attr-defined]
         return from_engine(exc)
 
-    def _delivered(self, pending: _Pending, metadata: Any) -> None:
-        self._report(pending, None, metadata)
-
-    def _failed(self, pending: _Pending, exc: BaseException) -> None:
-        self._report(pending, self._delivery_error(exc), None)
-
-    def _report(self, pending: _Pending, error: Optional[KafkaError], metadata: Any) -> None:
-        # Runs on the engine's sender thread for every record: no lock unless poll()/flush() waits.
-        # (_serve counts itself as a waiter before it looks at the queue, so no wake-up is lost.)
+    def _completed(self, pending: _Pending) -> None:
+        """The engine's hook, on its sender thread: queue the record; _serve reads its future."""
+        # Runs for every record: no lock unless poll()/flush() waits. (_serve counts
+        # itself as a waiter before it looks at the queue, so no wake-up is lost.)
         if pending.reported:
             return
         pending.reported = True
-        self._reports.append((pending, error, metadata))
+        self._reports.append(pending)
         if self._report_waiters:
             with self._lock:
                 self._reports_ready.notify_all()
+
+    def _report(self, pending: _Pending, error: KafkaError, metadata: Any) -> None:
+        """Queue a failure found here (not by the engine) for ``pending``."""
+        if pending.reported:
+            return
+        pending.error = error
+        pending.future = None
+        self._completed(pending)
 
     # -- serving events ----------------------------------------------------------------------
 
@@ -305,15 +314,32 @@ class Producer:
                         break
             finally:
                 self._report_waiters -= 1
+        reports = self._reports
         batch = []
-        while self._reports:
-            batch.append(self._reports.popleft())
+        while reports:
+            batch.append(reports.popleft())
         served = 0
         previous: Optional[Tuple[str, int, Optional[int]]] = None
-        for index, (pending, error, metadata) in enumerate(batch):
-            with self._lock:
-                self._count -= 1
-                self._bytes -= pending.size
+        lock = self._lock
+        only_errors = self._only_errors
+        now = time.monotonic()
+        # Served records leave len() a group (one librdkafka event) at a time: one lock per group.
+        done_count = done_bytes = 0
+        for index, pending in enumerate(batch):
+            done_count += 1
+            done_bytes += pending.size
+            error = pending.error
+            future = pending.future
+            offset: Optional[int] = None
+            timestamp = pending.timestamp
+            if future is not None:
+                exc = future.exception
+                if exc is None:
+                    offset, timestamp = future.offset_and_timestamp()
+                else:
+                    error = self._delivery_error(exc)
+                    pending.error = error
+                pending.future = None
             # librdkafka counts one event per batch of reports (one per produce
             # response); consecutive reports of one partition with the same
             # outcome stand for that here.
@@ -321,20 +347,29 @@ class Producer:
             if group != previous:
                 served += 1
                 previous = group
-            if pending.callback is None or (self._only_errors and error is None):
+                with lock:
+                    self._count -= done_count
+                    self._bytes -= done_bytes
+                done_count = done_bytes = 0
+            if pending.callback is None or (only_errors and error is None):
                 continue
-            message = Message(pending.topic, pending.partition if pending.partition >= 0 else None,
-                              metadata.offset if metadata is not None else None,
-                              pending.key, pending.value, None, error,
-                              (TIMESTAMP_CREATE_TIME, metadata.timestamp if metadata is not None else pending.timestamp),
-                              time.monotonic() - pending.started)
+            partition = pending.partition
+            message = Message(pending.topic, partition if partition >= 0 else None, offset,
+                              pending.key, pending.value, None, error, (TIMESTAMP_CREATE_TIME, timestamp),
+                              now - pending.started)
             try:
                 pending.callback(error, message)
             except BaseException:
                 # The rest are served at the next poll(), as librdkafka keeps them queued.
-                with self._lock:
-                    self._reports.extendleft(reversed(batch[index + 1:]))
+                with lock:
+                    self._count -= done_count
+                    self._bytes -= done_bytes
+                    reports.extendleft(reversed(batch[index + 1:]))
                 raise
+        if done_count:
+            with lock:
+                self._count -= done_count
+                self._bytes -= done_bytes
         self._maybe_stats()
         return served
 

@@ -139,6 +139,8 @@ class BlockingConnection:
             except ProtocolError:
                 self.close()
                 raise
+            if self._framer.error is not None:
+                self.close()  # junk after the response: it stands, the stream does not
             if responses:
                 return responses[0].body
 

@@ -25,16 +25,19 @@ import socket
 import ssl
 import time
 from collections import deque
-from typing import Any, Deque, Dict, List, Optional, Tuple
+from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from kafka.errors import (
+    IllegalSaslStateError,
     IllegalStateError,
     KafkaConnectionError,
     KafkaError,
     KafkaTimeoutError,
     NodeNotReadyError,
     ProtocolError,
+    SaslAuthenticationFailedError,
     SslCertificateError,
+    UnsupportedSaslMechanismError,
     UnsupportedVersionError,
     for_code,
 )
@@ -42,7 +45,7 @@ from kafka.future import Future
 from kafka.protocol.apis import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kafka.protocol.framing import DEFAULT_MAX_FRAME_SIZE, ClientFramer
 from kafka.protocol.negotiate import VersionTable, api_versions_request, api_versions_retry_version
-from kafka.protocol.schema import Api
+from kafka.protocol.schema import Api, StructValue
 from kafka.conn.tls import uses_sasl, uses_tls
 
 log = logging.getLogger(__name__)
@@ -75,12 +78,39 @@ DEFAULT_CONNECTION_CONFIG: Dict[str, Any] = {
 }
 
 
+#: Resolves with the decoded response body; with None for a request sent
+#: without expecting a response (Produce with acks=0).
+ResponseFuture = Future[Optional[StructValue]]
+
+
+#: Connection failures that another attempt cannot cure: the broker refused
+#: our certificate checks or login, or speaks no protocol version we do.
+PERMANENT_FAILURES = (
+    SslCertificateError,
+    SaslAuthenticationFailedError,
+    UnsupportedSaslMechanismError,
+    IllegalSaslStateError,
+    UnsupportedVersionError,
+)
+
+
+def _certificate_alert(exc: ssl.SSLError) -> bool:
+    """Whether ``exc`` is a TLS alert by which the peer refused a certificate (ours, or no certificate)."""
+    reason = (exc.reason or "").upper()
+    return "ALERT" in reason and ("CERTIFICATE" in reason or "UNKNOWN_CA" in reason)
+
+
+def is_permanent_failure(error: Optional[BaseException]) -> bool:
+    """Whether a connection closed with ``error`` will fail the same way on every retry."""
+    return isinstance(error, PERMANENT_FAILURES)
+
+
 class InFlight:
     """A request awaiting its response."""
 
     __slots__ = ("correlation_id", "api", "version", "future", "sent_at", "internal", "timeout")
 
-    def __init__(self, correlation_id: int, api: Api, version: int, future: Future, sent_at: float,
+    def __init__(self, correlation_id: int, api: Api, version: int, future: ResponseFuture, sent_at: float,
                  internal: bool = False, timeout: Optional[float] = None) -> None:
         self.correlation_id = correlation_id
         self.api = api
@@ -97,7 +127,8 @@ def resolve_addresses(host: str, port: int) -> List[Tuple[int, Tuple[Any, ...]]]
         infos = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
         raise KafkaConnectionError("cannot resolve %s: %s" % (host, exc)) from None
-    seen, out = set(), []
+    seen: Set[Tuple[int, Tuple[Any, ...]]] = set()
+    out: List[Tuple[int, Tuple[Any, ...]]] = []
     for family, _type, _proto, _name, sockaddr in infos:
         key = (family, sockaddr[:2])
         if key not in seen:
@@ -145,7 +176,7 @@ class BrokerConnection:
         self._setup_deadline = 0.0
         self._api_versions_version = API_VERSIONS.max_version
         self._sasl: Any = None
-        self._handshake_future: Optional[Future] = None
+        self._handshake_future: Optional[ResponseFuture] = None
         self._handshake_wants_write = True
 
     def __repr__(self) -> str:
@@ -177,7 +208,8 @@ class BrokerConnection:
 
     def can_send_more(self) -> bool:
         """Whether another request fits in the pipeline."""
-        return len(self._in_flight) < self.config["max_in_flight_requests_per_connection"]
+        limit: int = self.config["max_in_flight_requests_per_connection"]
+        return len(self._in_flight) < limit
 
     def wants_write(self) -> bool:
         """Whether the selector should wait for writability."""
@@ -235,7 +267,7 @@ class BrokerConnection:
         except KafkaError as exc:
             self.close(exc)
         except (OSError, ssl.SSLError) as exc:
-            self.close(KafkaConnectionError("connection to %s:%d failed: %s" % (self.host, self.port, exc)))
+            self.close(self._io_error("connection to", exc))
         return self.state
 
     def _start_connect(self, now: float) -> None:
@@ -300,9 +332,21 @@ class BrokerConnection:
             raise SslCertificateError("TLS certificate of %s:%d rejected: %s"
                                       % (self.host, self.port, exc.verify_message or exc.reason)) from None
         except ssl.SSLError as exc:
+            if _certificate_alert(exc):
+                raise SslCertificateError("TLS handshake with %s:%d failed: the broker refused our certificate: "
+                                          "%s" % (self.host, self.port, exc)) from None
             raise KafkaConnectionError("TLS handshake with %s:%d failed: %s"
                                        % (self.host, self.port, exc.reason or exc)) from None
         self.state = API_VERSIONS_STATE if self.config["api_version_request"] else self._after_versions()
+
+    def _io_error(self, doing: str, exc: BaseException) -> KafkaError:
+        """The error to close with after a socket call failed with ``exc``."""
+        if isinstance(exc, ssl.SSLError) and _certificate_alert(exc):
+            # With TLS 1.3 a server's refusal of our certificate arrives
+            # after our side of the handshake is done, on the first read.
+            return SslCertificateError("%s %s:%d failed: the broker refused our certificate: %s"
+                                       % (doing, self.host, self.port, exc))
+        return KafkaConnectionError("%s %s:%d failed: %s" % (doing, self.host, self.port, exc))
 
     def _after_versions(self) -> str:
         return AUTHENTICATING if uses_sasl(self.config["security_protocol"]) else CONNECTED
@@ -347,6 +391,7 @@ class BrokerConnection:
         self._handshake_future = None
         if response.error_code:
             cls = for_code(response.error_code)
+            assert cls is not None  # the code is not 0
             self.close(cls("broker %s:%d does not enable SASL mechanism %s (enabled: %s)" % (
                 self.host, self.port, self._sasl.name, ", ".join(response.mechanisms or ()))))
             return
@@ -362,6 +407,7 @@ class BrokerConnection:
         self._handshake_future = None
         if response.error_code:
             cls = for_code(response.error_code)
+            assert cls is not None  # the code is not 0
             # error_message is the broker's text; it never contains our secret.
             self.close(cls("SASL %s authentication with %s:%d failed: %s" % (
                 self._sasl.name, self.host, self.port, response.error_message or "")))
@@ -391,7 +437,7 @@ class BrokerConnection:
 
     def send(self, api: Api, request: Any, version: Optional[int] = None,
              expect_response: bool = True, now: Optional[float] = None,
-             timeout_ms: Optional[float] = None) -> Future:
+             timeout_ms: Optional[float] = None) -> ResponseFuture:
         """Queue ``request``; the future resolves with the decoded response body.
 
         The version is the highest both sides support unless given. With
@@ -402,7 +448,7 @@ class BrokerConnection:
         ``request_timeout_ms`` for this request (a JoinGroup may wait for
         the whole rebalance timeout).
         """
-        future = Future()
+        future: ResponseFuture = Future()
         if self.state != CONNECTED:
             return future.failure(NodeNotReadyError("node %s is not connected (%s)" % (self.node_id, self.state)))
         try:
@@ -417,8 +463,8 @@ class BrokerConnection:
         return future
 
     def _queue(self, api: Api, version: int, request: Any, expect_response: bool = True,
-               future: Optional[Future] = None, now: Optional[float] = None, internal: bool = False,
-               timeout: Optional[float] = None) -> Future:
+               future: Optional[ResponseFuture] = None, now: Optional[float] = None, internal: bool = False,
+               timeout: Optional[float] = None) -> ResponseFuture:
         future = future or Future()
         cid, frame = self._framer.send_request(api, version, request, expect_response)
         self._out.append(frame)
@@ -434,7 +480,7 @@ class BrokerConnection:
         """Fire-and-forget requests whose frame is not fully written yet."""
         return len(self._unwritten)
 
-    def send_pending(self) -> List[Tuple[Future, Any]]:
+    def send_pending(self) -> List[Tuple[ResponseFuture, Any]]:
         """Write as much queued data as the socket accepts.
 
         Returns (future, None) pairs of the fire-and-forget requests whose
@@ -461,21 +507,21 @@ class BrokerConnection:
         except (BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
             pass
         except (OSError, ssl.SSLError) as exc:
-            self.close(KafkaConnectionError("sending to %s:%d failed: %s" % (self.host, self.port, exc)))
+            self.close(self._io_error("sending to", exc))
             return []
         return self._take_written()
 
-    def _take_written(self) -> List[Tuple[Future, Any]]:
+    def _take_written(self) -> List[Tuple[ResponseFuture, Any]]:
         unwritten = self._unwritten
         if not unwritten or unwritten[0][0] > self._written_bytes:
             return []
         written = self._written_bytes
-        done: List[Tuple[Future, Any]] = []
+        done: List[Tuple[ResponseFuture, Any]] = []
         while unwritten and unwritten[0][0] <= written:
             done.append((unwritten.popleft()[1].future, None))
         return done
 
-    def recv(self) -> List[Tuple[Future, Any]]:
+    def recv(self) -> List[Tuple[ResponseFuture, Any]]:
         """Read what the socket has; return (future, response) pairs completed.
 
         The futures of callers' requests are not resolved here: the caller
@@ -484,14 +530,14 @@ class BrokerConnection:
         """
         if self.sock is None or self.state in (DISCONNECTED, CONNECTING, HANDSHAKE):
             return []
-        completed: List[Tuple[Future, Any]] = []
+        completed: List[Tuple[ResponseFuture, Any]] = []
         while self.sock is not None:
             try:
                 data = self.sock.recv(_RECV_SIZE)
             except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 break
             except (OSError, ssl.SSLError) as exc:
-                self.close(KafkaConnectionError("receiving from %s:%d failed: %s" % (self.host, self.port, exc)))
+                self.close(self._io_error("receiving from", exc))
                 break
             if not data:
                 self.close(KafkaConnectionError("%s:%d closed the connection" % (self.host, self.port)))
@@ -511,6 +557,12 @@ class BrokerConnection:
                         break
                 else:
                     completed.append((entry.future, response.body))
+            if self._framer.error is not None:
+                # Junk followed the responses above: they stand, the requests
+                # still in flight fail with the junk's error.
+                if self.state != DISCONNECTED:
+                    self.close(self._framer.error)
+                break
             if len(data) < _RECV_SIZE:
                 break
         return completed
@@ -593,10 +645,10 @@ class BrokerConnection:
                 entry.future.failure(failure)
 
     def _backoff(self) -> float:
-        base = self.config["reconnect_backoff_ms"]
-        cap = self.config["reconnect_backoff_max_ms"]
+        base: float = self.config["reconnect_backoff_ms"]
+        cap: float = self.config["reconnect_backoff_max_ms"]
         exponent = min(max(self._failures - 1, 0), 30)
-        backoff = min(base * (2 ** exponent), cap)
+        backoff: float = min(base * (2 ** exponent), cap)
         return backoff * random.uniform(0.8, 1.2) / 1000.0
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import ssl
-from typing import Any, Mapping, Optional
+from typing import Any, Callable, Mapping, Optional, TypeVar
 
 from kafka.errors import KafkaConfigurationError
 
@@ -68,7 +68,10 @@ def _no_password() -> str:
     return ""
 
 
-def _step(option: str, value: Any, action: Any) -> Any:
+_T = TypeVar("_T")
+
+
+def _step(option: str, value: Any, action: Callable[[], _T]) -> _T:
     """Run one TLS setup step; turn its failure into a message naming the option and file."""
     try:
         return action()

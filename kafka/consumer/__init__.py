@@ -1,17 +1,32 @@
-"""Consumers: the modern KafkaConsumer and its building blocks."""
+"""Consumers: the engine's consumer and its building blocks.
+
+``KafkaConsumer`` (the public consumer, with the kafka-python 0.9 methods)
+and the 0.9 ``SimpleConsumer`` and ``MultiProcessConsumer`` are importable
+from here too (0.9 code did ``from kafka.consumer import SimpleConsumer``);
+they belong to the simple layer (:mod:`kafka.simple`), loaded on first use.
+"""
+
+from typing import Any, List
 
 from kafka.consumer.fetcher import ConsumerRecord
-from kafka.consumer.kafka import KafkaConsumer
+from kafka.consumer.kafka import ModernKafkaConsumer
 
-__all__ = ["KafkaConsumer", "ConsumerRecord"]
+__all__ = ["KafkaConsumer", "ModernKafkaConsumer", "ConsumerRecord"]
 
-#: 0.9 code imported the classic consumers from here (``from kafka.consumer import SimpleConsumer``).
-_CLASSIC = ("SimpleConsumer", "MultiProcessConsumer")
+#: Names served by the simple layer (compatibility facade).
+_SIMPLE_LAYER = ("KafkaConsumer", "SimpleConsumer", "MultiProcessConsumer")
 
 
-def __getattr__(name: str) -> object:
-    if name in _CLASSIC:
-        import kafka.legacy
+def __getattr__(name: str) -> Any:
+    if name in _SIMPLE_LAYER:
+        import kafka.simple
+        import kafka.simple.consumer
 
-        return getattr(kafka.legacy, name)
+        value = getattr(kafka.simple.consumer if name == "KafkaConsumer" else kafka.simple, name)
+        globals()[name] = value
+        return value
     raise AttributeError("module 'kafka.consumer' has no attribute %r" % (name,))
+
+
+def __dir__() -> List[str]:
+    return sorted(set(globals()) | set(_SIMPLE_LAYER))

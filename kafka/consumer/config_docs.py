@@ -51,6 +51,12 @@ CONFIG_DOCS: Dict[str, str] = {
                          "timeout gets its partitions back without a rebalance.",
     "group_protocol": "``'classic'`` (the consumer's assignor decides) or ``'consumer'`` (KIP-848: "
                       "the broker assigns partitions, Kafka 4.0 and later).",
-    "request_timeout_ms": "How long to wait for the answer to one request; longer than for the "
-                          "other clients so that a group join can wait out a rebalance.",
+    "client_rack": "This consumer's rack, sent in Fetch requests (v11+; KIP-392). Records are still "
+                   "read from the partition leader: a preferred read replica in the answer is not used.",
+    "deserialize_none": "``False``: a null key or value (a tombstone) stays ``None`` without calling the "
+                        "deserializer. ``True``: deserializers are called with ``None`` too, as kafka-python "
+                        "does.",
+    "request_timeout_ms": "How long to wait for the answer to one request (30 s, as in kafka-python 3). "
+                          "A JoinGroup waits longer on its own: up to the rebalance timeout "
+                          "(``max_poll_interval_ms``) plus a margin.",
 }

@@ -21,6 +21,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optio
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
@@ -28,7 +29,7 @@ from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
 from kafka.record.batch import RecordBatch
-from kafka.record.record import ControlRecordType
+from kafka.record.record import ControlRecord, ControlRecordType
 from kafka.structs import OffsetAndTimestamp, TopicPartition
 
 log = logging.getLogger(__name__)
@@ -69,7 +70,7 @@ _MIN_CHUNK = 256
 DECOMPRESSION_RATIO = 4
 
 #: What :meth:`Fetcher._records` yields instead of a batch when the poll's decompression budget is spent.
-_OUT_OF_BUDGET = ([], -1)
+_OUT_OF_BUDGET: Tuple[List[ConsumerRecord], int] = ([], -1)
 
 
 class CompletedFetch:
@@ -111,8 +112,12 @@ class Fetcher:
                  value_deserializer: Optional[Callable] = None, fetch_min_bytes: int = 1,
                  fetch_max_wait_ms: int = 500, fetch_max_bytes: int = 52428800,
                  max_partition_fetch_bytes: int = 1048576, max_poll_records: int = 500, check_crcs: bool = True,
-                 isolation_level: str = "read_uncommitted", request_timeout_ms: int = 30000) -> None:
+                 isolation_level: str = "read_uncommitted", request_timeout_ms: int = 30000,
+                 deserialize_none: bool = False, client_rack: str = "") -> None:
         self.client = client
+        self.client_rack = client_rack or ""
+        #: Whether deserializers also see null keys and values (kafka-python's way).
+        self.deserialize_none = deserialize_none
         self.subscription = subscription
         self.key_deserializer = key_deserializer
         self.value_deserializer = value_deserializer
@@ -162,19 +167,27 @@ class Fetcher:
         sent = 0
         for node, partitions in by_node.items():
             if not self.client.ready(node):
+                refused = self.client.permanent_failure(node)
+                if refused is not None and self._pending_error is None:
+                    self._pending_error = refused  # a refused login or certificate: poll() raises it
                 continue
             request, offsets, ids = self._fetch_request(partitions)
             try:
                 api_version = topic_ids.choose_version(self.client, FETCH, node, ids)
             except errors.KafkaError as exc:
                 log.debug("not fetching from node %s: %s", node, exc)
+                if is_permanent_failure(exc) and self._pending_error is None:
+                    self._pending_error = exc  # no Fetch version in common: poll() raises it
                 cluster.request_update()
                 continue
             future = self.client.send(node, request, api=FETCH, version=api_version)
             version = self.subscription.assignment_version
+            # Registered before the callbacks: a future that failed at once
+            # runs its errback right here, and that must be able to clear the
+            # entry.
+            self._in_flight[node] = future
             future.add_callback(self._on_fetch, node, offsets, version, topic_ids.names_by_id(ids))
             future.add_errback(self._on_fetch_error, node)
-            self._in_flight[node] = future
             sent += 1
         return sent
 
@@ -192,7 +205,7 @@ class Fetcher:
         ids = topic_ids.ids_by_name(cluster, by_topic)
         request = FETCH.Request(
             replica_id=-1, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
-            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation,
+            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack,
             topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=ids[topic], partitions=parts)
                     for topic, parts in by_topic.items()])
         return request, offsets, ids
@@ -210,6 +223,8 @@ class Fetcher:
         for topic_response in response.responses:
             # v13+ answers name topics by the ids the request carried.
             topic = topic_ids.response_topic(topic_response, "topic", by_id)
+            if topic is None:
+                continue  # an id we did not ask about
             for part in topic_response.partitions:
                 tp = TopicPartition(topic, part.partition_index)
                 if tp not in offsets:
@@ -222,6 +237,10 @@ class Fetcher:
     def _on_fetch_error(self, node: int, exc: BaseException) -> None:
         self._in_flight.pop(node, None)
         log.debug("fetch from node %s failed: %s", node, exc)
+        if is_permanent_failure(exc) and self._pending_error is None:
+            # No Fetch version in common (or a refused login): retrying
+            # cannot help, so poll() raises it instead of returning nothing.
+            self._pending_error = exc
         self.client.cluster.request_update()
 
     def in_flight(self) -> bool:
@@ -229,8 +248,8 @@ class Fetcher:
         return bool(self._in_flight)
 
     def has_buffered(self) -> bool:
-        """Whether records may be returned without network I/O."""
-        return bool(self._completed) or self._current is not None
+        """Whether records (or an error to raise) may be returned without network I/O."""
+        return bool(self._completed) or self._current is not None or self._pending_error is not None
 
     # -- returning records ---------------------------------------------------------------
 
@@ -284,7 +303,7 @@ class Fetcher:
             elif action == REFRESH:
                 self.client.cluster.request_update()
             elif action == RAISE:
-                self._pending_error = partition_error(code, "fetching %s-%d" % tuple(tp))
+                self._pending_error = partition_error(code, "fetching %s-%d" % (tp.topic, tp.partition))
             return False  # RETRY: the next fetch asks again
         if fetch.high_watermark >= 0:
             state.highwater = fetch.high_watermark
@@ -363,7 +382,7 @@ class Fetcher:
             if batch.is_control_batch:
                 if read_committed:
                     for control in batch:
-                        if control.control_type == ControlRecordType.ABORT:
+                        if isinstance(control, ControlRecord) and control.control_type == ControlRecordType.ABORT:
                             aborted_pids.discard(batch.producer_id)
                 yield [], next_offset
                 continue
@@ -384,7 +403,8 @@ class Fetcher:
                 built = []
                 for r in chunk:
                     try:
-                        built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des))
+                        built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des,
+                                                        self.deserialize_none))
                     except Exception:
                         if built:  # hand out the records before the failing one first
                             yield built, r[0]
@@ -434,16 +454,19 @@ class Fetcher:
 
     @staticmethod
     def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Callable],
-                      value_des: Optional[Callable]) -> ConsumerRecord:
+                      value_des: Optional[Callable], none_too: bool = False) -> ConsumerRecord:
         key, value = record[3], record[4]
         key_size = len(key) if key is not None else -1
         value_size = len(value) if value is not None else -1
-        if key_des is not None and key is not None:
+        if key_des is not None and (key is not None or none_too):
             key = key_des(key)
-        if value_des is not None and value is not None:
+        if value_des is not None and (value is not None or none_too):
             value = value_des(value)
+        headers = record[5]
+        header_size = sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0)
+                          for k, v in headers) if headers else -1
         return _new_record(ConsumerRecord, (topic, partition, epoch, record[0], record[1], record[2], key, value,
-                                            record[5], None, key_size, value_size, -1))
+                                            headers, None, key_size, value_size, header_size))
 
     # -- offsets lookups -------------------------------------------------------------------
 
@@ -486,4 +509,6 @@ class Fetcher:
 
     def wait_deadline(self) -> float:
         """How long a poll may block waiting for fetch responses (seconds)."""
+        if self._pending_error is not None:
+            return 0.0
         return self.fetch_max_wait_ms / 1000.0 + 0.05

@@ -1,6 +1,12 @@
-"""KafkaConsumer: reads records from assigned or subscribed partitions.
+"""The engine's consumer: reads records from assigned or subscribed partitions.
 
-The application thread drives everything from :meth:`KafkaConsumer.poll`
+:class:`ModernKafkaConsumer` is what the engine's own users (the Spark source,
+the CLI) build. The public ``KafkaConsumer`` (``kafka.KafkaConsumer``, also
+importable from here) is its subclass in the simple layer,
+:class:`kafka.simple.consumer.KafkaConsumer`, which adds the kafka-python 0.9
+methods and option names; this module loads it on first use only.
+
+The application thread drives everything from :meth:`ModernKafkaConsumer.poll`
 (or iteration): group membership (through the group coordinator, whose
 heartbeats run on a thread of their own), position lookups, and fetching.
 Fetches are pipelined: when ``poll`` hands out buffered records it first
@@ -15,11 +21,10 @@ import logging
 import time
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
 
-from kafka import errors
-from kafka.client import KafkaClient
+from kafka import compat_config, errors
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
-from kafka.consumer.first_api import FirstApiMixin
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
@@ -50,47 +55,41 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "exclude_internal_topics": True,
     "group_instance_id": None,
     "group_protocol": "classic",
+    "deserialize_none": False,
+    "client_rack": "",
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
-DEFAULT_CONFIG["request_timeout_ms"] = 305000
+DEFAULT_CONFIG["request_timeout_ms"] = 30000  # as kafka-python 3; JoinGroup waits longer on its own
 
-#: Option names of kafka-python 0.9's KafkaConsumer, and what they became.
-OLD_OPTION_NAMES = {
-    "auto_commit_enable": "enable_auto_commit",
-    "fetch_message_max_bytes": "max_partition_fetch_bytes",
-    "fetch_wait_max_ms": "fetch_max_wait_ms",
-    "socket_timeout_ms": "request_timeout_ms",
-    "refresh_leader_backoff_ms": "retry_backoff_ms",
-    "deserializer_class": "value_deserializer",
-}
-#: 0.9 options that still have a meaning but no modern counterpart (kept by FirstApiMixin).
-OLD_ONLY_OPTIONS = {"auto_commit_interval_messages": None}
-
-
-class KafkaConsumer(FirstApiMixin):
+class ModernKafkaConsumer:
     """Consumes records from Kafka topics.
 
-    ``KafkaConsumer(*topics, **configs)``: topics given here are subscribed
-    (a ``group_id`` makes the group assign partitions; without one every
-    partition of the topics is read). Configuration names follow
-    kafka-python (see ``DEFAULT_CONFIG``); the option names of kafka-python
-    0.9's consumer are accepted too.
+    ``ModernKafkaConsumer(*topics, **configs)``: topics given here are
+    subscribed (a ``group_id`` makes the group assign partitions; without one
+    every partition of the topics is read). Configuration names follow
+    kafka-python (see ``DEFAULT_CONFIG``), and every key of kafka-python 3's
+    consumer is accepted (those without a meaning here are listed in
+    :mod:`kafka.compat_config`). ``deserialize_none=True`` hands null keys and
+    values to the deserializers, as kafka-python does.
     """
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("consumer", DEFAULT_CONFIG)
+
     def __init__(self, *topics: str, **configs: Any) -> None:
-        self._keep_old_options(configs)
-        configs = self._translate(configs)
+        configs, ignored = compat_config.split("consumer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown consumer configuration: %s" % ", ".join(sorted(unknown)))
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         if self.config["group_protocol"] not in ("classic", "consumer"):
             raise errors.KafkaConfigurationError("group_protocol must be 'classic' or 'consumer'")
         for topic in topics:
             check_topic_name(topic)  # before the client (and its sockets) exists
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
-        self._client = KafkaClient(**client_config)
+        self._client = RoutingClient(**client_config)
         self._subscription = SubscriptionState(reset_strategy(self.config["auto_offset_reset"]))
         self._fetcher = Fetcher(
             self._client, self._subscription, key_deserializer=self.config["key_deserializer"],
@@ -98,7 +97,8 @@ class KafkaConsumer(FirstApiMixin):
             fetch_max_wait_ms=self.config["fetch_max_wait_ms"], fetch_max_bytes=self.config["fetch_max_bytes"],
             max_partition_fetch_bytes=self.config["max_partition_fetch_bytes"],
             max_poll_records=self.config["max_poll_records"], check_crcs=self.config["check_crcs"],
-            isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"])
+            isolation_level=self.config["isolation_level"], request_timeout_ms=self.config["request_timeout_ms"],
+            deserialize_none=self.config["deserialize_none"], client_rack=self.config["client_rack"])
         self._coordinator: Any = None
         if self.config["group_id"] is not None:
             self._coordinator = self._make_coordinator()
@@ -107,19 +107,6 @@ class KafkaConsumer(FirstApiMixin):
         self._deadline: Optional[float] = None
         if topics:
             self.subscribe(topics)
-
-    @staticmethod
-    def _translate(configs: Dict[str, Any]) -> Dict[str, Any]:
-        out = {}
-        for key, value in configs.items():
-            if key in OLD_ONLY_OPTIONS:
-                continue
-            out[OLD_OPTION_NAMES.get(key, key)] = value
-        if "socket_timeout_ms" in configs and "request_timeout_ms" not in configs:
-            out["request_timeout_ms"] = max(configs["socket_timeout_ms"], 1000)
-        if out.get("consumer_timeout_ms") is not None and out["consumer_timeout_ms"] < 0:
-            out["consumer_timeout_ms"] = float("inf")  # 0.9's -1: no timeout
-        return out
 
     def _make_coordinator(self) -> Any:
         from kafka.consumer.group.coordinator import ConsumerCoordinator
@@ -202,6 +189,11 @@ class KafkaConsumer(FirstApiMixin):
                 if fetcher.send_fetches():
                     self._client.poll(timeout_ms=0)
                 return records
+            fatal = self._client.fatal_error()
+            if fatal is not None:
+                # Every broker refused us for good (certificate, login, versions):
+                # waiting out timeout_ms would only hide it.
+                raise fatal
             fetcher.send_fetches()
             remaining_ms = max((deadline - time.monotonic()) * 1000.0, 0.0)
             self._client.poll(timeout_ms=min(remaining_ms, fetcher.wait_deadline() * 1000.0))
@@ -224,7 +216,7 @@ class KafkaConsumer(FirstApiMixin):
                     self._subscription.request_reset(tp)
         self._fetcher.reset_offsets(timeout_ms)
 
-    def __iter__(self) -> "KafkaConsumer":
+    def __iter__(self) -> "ModernKafkaConsumer":
         return self
 
     def __next__(self) -> ConsumerRecord:
@@ -293,7 +285,14 @@ class KafkaConsumer(FirstApiMixin):
             if not state.has_valid_position:
                 # Its leader is unknown or unreachable for now: wait out the retry back-off.
                 self._client.poll(timeout_ms=min(max(left, 0.0), self.config["retry_backoff_ms"]))
-        return state.position  # type: ignore[return-value]
+        position = state.position
+        assert position is not None  # has_valid_position says so
+        return position
+
+    def known_position(self, partition: TopicPartition) -> Optional[int]:
+        """The position of ``partition`` if it is known already (None instead of looking it up)."""
+        state = self._subscription.state(check_topic_partition(partition))
+        return state.position if state.has_valid_position else None
 
     def highwater(self, partition: TopicPartition) -> Optional[int]:
         """The high watermark last seen for ``partition`` (None before a fetch returned)."""
@@ -323,14 +322,7 @@ class KafkaConsumer(FirstApiMixin):
 
     def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
                timeout_ms: Optional[float] = None) -> Optional[bool]:
-        """Commit ``offsets`` (default: the current positions) and wait.
-
-        After ``task_done()`` or ``set_topic_partitions()`` (the 0.9 API),
-        ``commit()`` without offsets commits what was marked done instead and
-        returns whether there was anything to commit (see :mod:`kafka.consumer.first_api`).
-        """
-        if offsets is None and self._first_api_active():
-            return self._commit_task_done(timeout_ms)
+        """Commit ``offsets`` (default: the current positions) and wait."""
         offsets = self._offsets_to_commit(offsets)
         self._group().commit_offsets_sync(offsets, timeout_ms or self.config["request_timeout_ms"])
         return None
@@ -352,16 +344,53 @@ class KafkaConsumer(FirstApiMixin):
         member id), for ``send_offsets_to_transaction``; None without a ``group_id``."""
         return None if self._coordinator is None else self._coordinator.group_metadata()
 
-    def committed(self, partition: TopicPartition, metadata: bool = False) -> Any:
-        """The last committed offset of ``partition`` for the group (None if none)."""
-        result = self._group().fetch_committed_offsets([check_topic_partition(partition)],
-                                                       self.config["request_timeout_ms"])
+    def committed_offsets(self, partitions: Iterable[TopicPartition],
+                          timeout_ms: Optional[float] = None) -> Dict[TopicPartition, Optional[int]]:
+        """The group's last committed offset of each of ``partitions`` (None where none), in one lookup."""
+        wanted = [check_topic_partition(tp) for tp in partitions]
+        found = self._group().fetch_committed_offsets(wanted, timeout_ms or self.config["request_timeout_ms"])
+        return {tp: None if found.get(tp) is None else found[tp].offset for tp in wanted}
+
+    def set_position_auto_commit(self, enabled: bool) -> None:
+        """Whether the group's auto-commit (``enable_auto_commit``) commits the consumed positions.
+
+        A layer that commits offsets of its own choosing turns it off; without
+        a group this does nothing.
+        """
+        if self._coordinator is not None:
+            self._coordinator.config["enable_auto_commit"] = enabled
+
+    def committed(self, partition: TopicPartition, metadata: bool = False,
+                  timeout_ms: Optional[float] = None) -> Any:
+        """The last committed offset of ``partition`` for the group (None if none).
+
+        ``metadata=True`` returns the whole :class:`OffsetAndMetadata`.
+        ``timeout_ms`` bounds the lookup (default ``request_timeout_ms``).
+        """
+        result = self._group().fetch_committed_offsets(
+            [check_topic_partition(partition)],
+            self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms)
         found = result.get(check_topic_partition(partition))
         if found is None:
             return None
         return found if metadata else found.offset
 
     # -- metadata and offsets lookups -------------------------------------------------------------
+
+    def bootstrap_connected(self) -> bool:
+        """Whether the consumer has cluster metadata and a live connection to a broker."""
+        return self._client.bootstrap_connected()
+
+    def bootstrap(self, timeout_ms: Optional[float] = None, refresh: bool = False) -> bool:
+        """Fetch cluster metadata now (if none yet, or ``refresh``); whether it arrived in ``timeout_ms``."""
+        self._check_open()
+        if refresh or not self._client.bootstrap_connected():
+            try:
+                self._client.refresh_metadata(self.config["request_timeout_ms"] if timeout_ms is None
+                                              else timeout_ms)
+            except errors.KafkaError:
+                return False
+        return self._client.bootstrap_connected()
 
     def topics(self) -> Set[str]:
         """Topics the cluster has (the internal ones excluded unless configured otherwise)."""
@@ -420,12 +449,28 @@ class KafkaConsumer(FirstApiMixin):
         finally:
             self._client.close()
 
+    @property
+    def closed(self) -> bool:
+        """Whether :meth:`close` was called."""
+        return self._closed
+
     def _check_open(self) -> None:
         if self._closed:
             raise errors.IllegalStateError("the consumer is closed")
 
-    def __enter__(self) -> "KafkaConsumer":
+    def __enter__(self) -> "ModernKafkaConsumer":
         return self
 
     def __exit__(self, *exc: Any) -> None:
         self.close()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "KafkaConsumer":
+        # Compatibility facade: ``kafka.consumer.kafka.KafkaConsumer`` is the
+        # public consumer of the simple layer, loaded on first use.
+        from kafka.simple.consumer import KafkaConsumer
+
+        globals()[name] = KafkaConsumer
+        return KafkaConsumer
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

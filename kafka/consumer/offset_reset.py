@@ -69,6 +69,9 @@ class OffsetResetter:
         deadline = time.monotonic() + max(timeout_ms, 0.0) / 1000.0
         while True:
             self._raise_error()
+            fatal = self.client.fatal_error()
+            if fatal is not None:
+                raise fatal  # every broker refused us for good: no leader will ever be known
             waiting = self._send()
             if not waiting and not self._in_flight:
                 return
@@ -151,7 +154,8 @@ class OffsetResetter:
             code, result = found
             if code:
                 cls = errors.for_code(code)
-                self._back_off(tp, cls("looking up the position of %s-%d" % tuple(tp)))  # type: ignore[misc]
+                self._back_off(tp, cls("looking up the position of %s-%d"  # type: ignore[misc]
+                                       % (tp.topic, tp.partition)))
                 continue
             if result.offset < 0:
                 self._back_off(tp, None)

@@ -173,7 +173,8 @@ class SubscriptionState:
         try:
             return self._assignment[tp]
         except KeyError:
-            raise errors.IllegalStateError("%s-%d is not assigned to this consumer" % tuple(tp)) from None
+            raise errors.IllegalStateError("%s-%d is not assigned to this consumer"
+                                           % (tp.topic, tp.partition)) from None
 
     # -- positions --------------------------------------------------------------------------
 
@@ -199,7 +200,7 @@ class SubscriptionState:
             if state.reset_to == NONE:
                 state.reset_to = None
                 raise errors.OffsetOutOfRangeError("no valid position for %s-%d and auto_offset_reset is 'none'"
-                                                   % tuple(tp))
+                                                   % (tp.topic, tp.partition))
 
     def partitions_needing_reset(self) -> Dict[TopicPartition, str]:
         """Partitions whose position must be looked up, with the strategy to use."""

@@ -20,7 +20,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Se
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD, Header, ProducerBatch, estimate_record_size
-from kafka.producer.future import FutureRecordMetadata, ProduceResult
+from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
 from kafka.structs import TopicPartition
 
 
@@ -54,6 +54,9 @@ class RecordAccumulator:
         #: Set by an idempotent producer's sender: whether a batch that is
         #: being retried with its sequence number may be sent now.
         self.retry_gate: Optional[Callable[[ProducerBatch], bool]] = None
+        #: Set by the producer: wakes the sender when a caller blocks on a
+        #: lingering batch (see :meth:`ProduceResult.wait`).
+        self.wake: Optional[Callable[[], None]] = None
 
     # -- appending -------------------------------------------------------------------
 
@@ -93,8 +96,10 @@ class RecordAccumulator:
                         records.append((timestamp, key, value, headers))
                         last.size += size
                         last.memory += size
+                        future: Optional[FutureRecordMetadata]
                         future = FutureRecordMetadata(last.result, len(records) - 1, timestamp,
-                                                      len(key) if key else -1, len(value) if value else -1, 0)
+                                                      len(key) if key else -1, len(value) if value else -1,
+                                                      header_size(headers) if headers else -1)
                         return future, last.size >= last.max_size, False
                     # The record joins the batch before waiting for memory, so a
                     # batch drained during the wait already holds it.
@@ -107,6 +112,7 @@ class RecordAccumulator:
                     previous_full = True
             self._reserve(size + BATCH_OVERHEAD, max_block)
             batch = ProducerBatch(tp, time.monotonic(), max(self.batch_size, size + BATCH_OVERHEAD))
+            batch.result.on_wait = self.wake
             future = batch.try_append(timestamp, key, value, headers, size)
             assert future is not None
             batch.memory = size + BATCH_OVERHEAD
@@ -156,6 +162,7 @@ class RecordAccumulator:
                     continue
                 if not is_open:
                     last = ProducerBatch(tp, time.monotonic(), room + BATCH_OVERHEAD)
+                    last.result.on_wait = self.wake
                     last.memory = BATCH_OVERHEAD
                     queue.append(last)
                 assert last is not None
@@ -218,7 +225,7 @@ class RecordAccumulator:
                 else:
                     waited = now - batch.created
                     wait_for = self.linger
-                full = len(queue) > 1 or batch.is_full()
+                full = len(queue) > 1 or batch.is_full() or (batch.result.hurried and not batch.in_retry)
                 if full or waited >= wait_for or flushing or exhausted:
                     nodes.add(leader)
                 else:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, List, Optional, Sequence, Tuple
 
-from kafka.producer.future import FutureRecordMetadata, ProduceResult
+from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
 from kafka.record.batch import RecordBatchBuilder
 from kafka.structs import TopicPartition
 
@@ -78,7 +78,7 @@ class ProducerBatch:
         self.records.append((timestamp, key, value, headers))
         self.size += size
         return FutureRecordMetadata(self.result, index, timestamp, len(key) if key else -1,
-                                    len(value) if value else -1, 0)
+                                    len(value) if value else -1, header_size(headers))
 
     def is_full(self) -> bool:
         """Whether little room is left."""

@@ -15,6 +15,9 @@ CONFIG_DOCS: Dict[str, str] = {
                       "``bytes`` (or ``None``).",
     "value_serializer": "Callable turning a value into ``bytes``; without one, values must already be "
                         "``bytes`` (or ``None``).",
+    "serialize_none": "``False``: a ``None`` key or value is sent as null (a tombstone) without calling "
+                      "the serializer. ``True``: serializers are called with ``None`` too, as kafka-python "
+                      "does (``json.dumps(None)`` then sends ``null``).",
     "acks": "Acknowledgement asked of the leader: ``0`` (none, fire and forget), ``1`` (the leader "
             "wrote it) or ``'all'`` (every in-sync replica has it).",
     "compression_type": "``None``, ``'gzip'``, ``'snappy'``, ``'lz4'`` or ``'zstd'``; whole batches "

@@ -20,25 +20,37 @@ log = logging.getLogger(__name__)
 
 
 class RecordMetadata(NamedTuple):
-    """Where a record was written."""
+    """Where a record was written.
+
+    The fields come in kafka-python's order, so code unpacking the tuple
+    works unchanged; ``log_start_offset`` (kafkawire's addition) comes last.
+    ``serialized_header_size`` is -1 for a record without headers.
+    """
 
     topic: str
     partition: int
     topic_partition: TopicPartition
     offset: int
     timestamp: int
-    log_start_offset: int
     checksum: Optional[int]
     serialized_key_size: int
     serialized_value_size: int
     serialized_header_size: int
+    log_start_offset: int = -1
+
+
+def header_size(headers: Any) -> int:
+    """Serialized size of ``headers`` as kafka-python counts it (UTF-8 keys plus values), -1 for none."""
+    if not headers:
+        return -1
+    return sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0) for k, v in headers)
 
 
 class ProduceResult:
     """The outcome of one batch: base offset and log-append time, or an error."""
 
     __slots__ = ("topic_partition", "base_offset", "log_append_time", "log_start_offset", "error",
-                 "_event", "_callbacks", "_lock")
+                 "_event", "_callbacks", "_lock", "hurried", "on_wait")
 
     def __init__(self, topic_partition: TopicPartition) -> None:
         self.topic_partition = topic_partition
@@ -49,6 +61,10 @@ class ProduceResult:
         self._event = threading.Event()
         self._callbacks: Optional[List[Tuple[Callable[..., Any], Any]]] = None
         self._lock = threading.Lock()
+        #: Set when someone blocks on the batch: it leaves without lingering.
+        self.hurried = False
+        #: Called (by the producer's accumulator) when a caller starts waiting.
+        self.on_wait: Optional[Callable[[], None]] = None
 
     @property
     def is_done(self) -> bool:
@@ -56,7 +72,19 @@ class ProduceResult:
         return self._event.is_set()
 
     def wait(self, timeout: Optional[float]) -> bool:
-        """Block until done or ``timeout`` seconds pass."""
+        """Block until done or ``timeout`` seconds pass.
+
+        A batch still lingering is sent at once: waiting for ``linger_ms``
+        gains nothing when the caller already blocks on the answer, and
+        ``send(...).get()`` in a loop would otherwise pay it per record.
+        """
+        if self._event.is_set():
+            return True
+        if not self.hurried:
+            self.hurried = True
+            on_wait = self.on_wait
+            if on_wait is not None:
+                on_wait()
         return self._event.wait(timeout)
 
     def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,
@@ -77,7 +105,8 @@ class ProduceResult:
             except Exception:  # a faulty callback must not stop the sender
                 log.exception("error in producer callback")
 
-    def _on_done(self, fn: Callable[["FutureRecordMetadata"], None], future: "FutureRecordMetadata") -> None:
+    def _on_done(self, fn: Callable[[Any], None], future: Any) -> None:
+        """Call ``fn(future)`` once the batch completes (now if it already has)."""
         with self._lock:
             if not self._event.is_set():
                 if self._callbacks is None:
@@ -139,8 +168,8 @@ class FutureRecordMetadata:
         tp = result.topic_partition
         offset = result.base_offset + self._index if result.base_offset >= 0 else -1
         timestamp = result.log_append_time if result.log_append_time >= 0 else self._timestamp
-        return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, result.log_start_offset, None,
-                              self._key_size, self._value_size, self._header_size)
+        return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, None,
+                              self._key_size, self._value_size, self._header_size, result.log_start_offset)
 
     def get(self, timeout: Optional[float] = None) -> RecordMetadata:
         """The record's metadata; raises the failure, or KafkaTimeoutError after ``timeout`` s."""
@@ -165,6 +194,29 @@ class FutureRecordMetadata:
                 fn(*args, future._result.error, **kwargs)
         self._result._on_done(on_done, self)
         return self
+
+    def on_completion(self, fn: Callable[[Any], Any], arg: Any) -> "FutureRecordMetadata":
+        """Call ``fn(arg)`` once the record is acknowledged or has failed, whichever happens.
+
+        A cheaper hook than :meth:`add_callback` plus :meth:`add_errback` for
+        code that handles many records: one registration per record, no
+        closure, nothing computed for ``fn``. ``fn`` then reads the outcome
+        from the future (:attr:`exception`, :meth:`offset_and_timestamp`). It
+        runs on the sender thread, before :meth:`KafkaProducer.flush` returns,
+        and must not block; there its exceptions are logged, not raised. If
+        the record is already done, ``fn`` runs at once in the caller's thread.
+        """
+        self._result._on_done(fn, arg)
+        return self
+
+    def offset_and_timestamp(self) -> Tuple[int, int]:
+        """``(offset, timestamp)`` of an acknowledged record, without building :class:`RecordMetadata`.
+
+        The offset is -1 when the broker returned none (acks=0).
+        """
+        result = self._result
+        offset = result.base_offset + self._index if result.base_offset >= 0 else -1
+        return offset, (result.log_append_time if result.log_append_time >= 0 else self._timestamp)
 
     def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
         """Call ``fn`` on success (with the metadata) and on failure (with the error)."""

@@ -17,19 +17,20 @@ import time
 import weakref
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
-from kafka import errors
-from kafka.client import KafkaClient
+from kafka import compat_config, errors
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD
-from kafka.producer.future import FutureRecordMetadata
+from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
-from kafka.producer.record_checks import (check_headers, check_key_value, check_partition, check_record_size,
-                                          check_timestamp)
+from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
+                                          check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import TransactionManager
 from kafka.record import codecs
+from kafka.record.record import Header
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
 
@@ -56,6 +57,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "enable_idempotence": None,  # None: on when the settings and the broker allow it
     "transactional_id": None,
     "transaction_timeout_ms": 60000,
+    "serialize_none": False,
 }
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
 DEFAULT_CONFIG["retry_backoff_ms"] = 100
@@ -69,6 +71,21 @@ _FLUSH_CHECK_S = 0.5
 
 #: How long close() lets brokers finish reading and handling the last requests.
 _CLOSE_DRAIN_MS = 2000.0
+
+
+class _ClusterUnusable(Exception):
+    """Internal: metadata cannot come because every broker failed for good (``error`` says how)."""
+
+    def __init__(self, error: BaseException) -> None:
+        super().__init__(error)
+        self.error = error
+
+
+def _failed_future(topic: str, partition: Optional[int], error: BaseException) -> FutureRecordMetadata:
+    """A record future that has already failed with ``error``."""
+    result = ProduceResult(TopicPartition(topic, -1 if partition is None else partition))
+    result.done(error=error)
+    return FutureRecordMetadata(result, 0, -1, -1, -1, -1)
 
 
 def _close_on_exit(ref: "weakref.ref[KafkaProducer]") -> None:
@@ -88,7 +105,7 @@ class KafkaProducer:
     ``max_request_size``, ``request_timeout_ms``, ``delivery_timeout_ms``,
     ``max_in_flight_requests_per_connection``, ``enable_idempotence``,
     ``transactional_id``, ``retry_backoff_ms`` and the security settings of
-    :class:`~kafka.client.KafkaClient`.
+    :class:`~kafka.client.routing.RoutingClient`.
 
     ``batch_size`` defaults to 256 KiB, not kafka-python's 16 KiB: a batch
     holds only the records appended to it (nothing is allocated up front),
@@ -99,14 +116,25 @@ class KafkaProducer:
     ``acks`` defaults to ``'all'`` and idempotence is then on by default,
     when the broker supports it; with ``acks`` 0 or 1 idempotence is off
     (asking for both is a configuration error).
+
+    Every key of kafka-python's producer is accepted; those without a
+    meaning here are listed in :mod:`kafka.compat_config` and in
+    ``docs/compatibility.rst``. ``KafkaProducer.DEFAULT_CONFIG`` holds them
+    all. ``serialize_none=True`` hands ``None`` keys and values to the
+    serializers, as kafka-python does, instead of sending them as nulls.
     """
 
+    #: Every accepted key with its default, kafka-python's ignored keys included.
+    DEFAULT_CONFIG = compat_config.kafka_python_defaults("producer", DEFAULT_CONFIG)
+
     def __init__(self, **configs: Any) -> None:
+        configs, ignored = compat_config.split("producer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown producer configuration: %s" % ", ".join(sorted(unknown)))
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
+        self.config.update(ignored)
         acks = self.config["acks"]
         if acks not in _ACKS:
             raise errors.KafkaConfigurationError("acks must be 0, 1 or 'all', not %r" % (acks,))
@@ -127,7 +155,7 @@ class KafkaProducer:
             idempotent = self._acks == -1
         self._idempotent = bool(idempotent)
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
-        self._client = KafkaClient(**client_config)
+        self._client = RoutingClient(**client_config)
         self._metadata_changed = threading.Condition()
         self._client.cluster.add_listener(self._on_metadata)
         self._partitioner = self.config["partitioner"] or DefaultPartitioner()
@@ -147,6 +175,7 @@ class KafkaProducer:
             client_id=self._client.config["client_id"])
         self._key_serializer = self.config["key_serializer"]
         self._value_serializer = self.config["value_serializer"]
+        self._serialize_none = bool(self.config["serialize_none"])
         self._max_block = self.config["max_block_ms"] / 1000.0
         self._max_request_size = self.config["max_request_size"]
         # The largest value the fast path of send() takes without a size check.
@@ -166,6 +195,7 @@ class KafkaProducer:
             self._sender.on_batch_failed = self._transactions.record_failed
         self._closed = False
         self._close_lock = threading.Lock()
+        self._accumulator.wake = self._sender.wakeup
         self._sender.start()
         # One hook per producer: closing this one must leave the others'
         # hooks registered. The weak reference lets an unused producer be
@@ -199,6 +229,9 @@ class KafkaProducer:
                 parts = cluster.partitions_for_topic(topic)
                 if parts:
                     return sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
+                fatal = self._client.fatal_error()
+                if fatal is not None:
+                    raise _ClusterUnusable(fatal)
                 code = cluster.topic_error(topic)
                 if code and not errors.for_code(code).retriable:  # type: ignore[union-attr]
                     raise errors.for_code(code)("topic %r" % topic)  # type: ignore[misc]
@@ -213,16 +246,22 @@ class KafkaProducer:
         """The partition numbers of ``topic`` (waits for metadata up to ``max_block_ms``)."""
         self._check_open()
         check_topic_name(topic)
-        return set(self._partitions(topic, self.config["max_block_ms"] / 1000.0)[0])
+        try:
+            return set(self._partitions(topic, self.config["max_block_ms"] / 1000.0)[0])
+        except _ClusterUnusable as exc:
+            raise exc.error from None
 
     # -- sending -------------------------------------------------------------------------------
 
-    def send(self, topic: str, value: Any = None, key: Any = None, headers: Optional[Sequence[Tuple[str, bytes]]] = None,
+    def send(self, topic: str, value: Any = None, key: Any = None, headers: Optional[Sequence[Header]] = None,
              partition: Optional[int] = None, timestamp_ms: Optional[int] = None) -> FutureRecordMetadata:
         """Queue a record; return a future of its :class:`~kafka.producer.future.RecordMetadata`.
 
         Blocks only while metadata for ``topic`` is unknown or
-        ``buffer_memory`` is full, at most ``max_block_ms`` in total.
+        ``buffer_memory`` is full, at most ``max_block_ms`` in total. When
+        no broker can ever be used (a rejected TLS certificate or SASL
+        login, no Metadata version in common), the future returned has
+        already failed with that error.
 
         Every argument is checked here: a topic name Kafka refuses, a key or
         value that is not bytes after serialization, malformed headers, a
@@ -248,9 +287,42 @@ class KafkaProducer:
                 if full or new_batch:
                     self._batch_event(topic, full, True, sticky[2], sticky[3])
                 return future
+        if partition is not None and headers is None and type(value) is bytes and type(topic) is str:
+            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms)
+            if routed is not None:
+                return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
 
-    def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Tuple[str, bytes]]],
+    def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any,
+                           timestamp_ms: Any) -> Optional[FutureRecordMetadata]:
+        """Fast path for ``send(topic, value_bytes, key, partition=p[, timestamp_ms])``.
+
+        Taken when the record needs none of _send's conversions and would pass
+        all its checks (cached partitions of the current metadata, no
+        serializer, no transaction); None otherwise, and _send does it all.
+        """
+        if (key is not None and type(key) is not bytes) or type(partition) is not int or self._closed or \
+                self._key_serializer is not None or self._value_serializer is not None or \
+                self._transactions is not None or self._sender.fatal_error is not None:
+            return None
+        if (len(key) if key is not None else 0) + len(value) > self._max_fast_value:
+            return None
+        if timestamp_ms is None:
+            timestamp_ms = int(_time() * 1000)
+        elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
+            return None
+        cached = self._partition_cache.get(topic)
+        if cached is None or cached[0] != self._client.cluster.version:
+            return None
+        tp = self._tps.get((topic, partition))
+        if tp is None or partition not in cached[1]:
+            return None
+        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, None, self._max_block)
+        if full or new_batch:
+            self._batch_event(topic, full, False, cached[1], cached[2])
+        return future
+
+    def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Header]],
               partition: Optional[int], timestamp_ms: Optional[int]) -> FutureRecordMetadata:
         if self._closed:
             raise errors.IllegalStateError("cannot send: the producer is closed")
@@ -259,12 +331,18 @@ class KafkaProducer:
         if type(topic) is not str or topic not in self._checked_topics:
             check_topic_name(topic)
             self._checked_topics.add(topic)
+        if self._serialize_none:  # kafka-python's way: serializers see None too
+            if self._key_serializer is not None:
+                key = self._key_serializer(key)
+            if self._value_serializer is not None:
+                value = self._value_serializer(value)
+        else:
+            if key is not None and self._key_serializer is not None:
+                key = self._key_serializer(key)
+            if value is not None and self._value_serializer is not None:
+                value = self._value_serializer(value)
         if value is None and key is None:
             raise errors.IllegalArgumentError("a record needs a key or a value")
-        if key is not None and self._key_serializer is not None:
-            key = self._key_serializer(key)
-        if value is not None and self._value_serializer is not None:
-            value = self._value_serializer(value)
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
             key, value = check_key_value(key, value, self._key_serializer is not None,
                                          self._value_serializer is not None)
@@ -282,7 +360,10 @@ class KafkaProducer:
         if cached is not None and cached[0] == version:
             all_parts, available = cached[1], cached[2]
         else:
-            all_parts, available = self._partitions(topic, self._max_block)
+            try:
+                all_parts, available = self._partitions(topic, self._max_block)
+            except _ClusterUnusable as exc:
+                return _failed_future(topic, partition, exc.error)
         sticky = partition is None and key is None and self._default_partitioner
         if partition is None:
             if self._default_partitioner:
@@ -360,11 +441,11 @@ class KafkaProducer:
         """Start a transaction; every record sent until commit or abort belongs to it."""
         self._txn().begin_transaction()
 
-    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata_or_id: Any) -> None:
+    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata: Any) -> None:
         """Commit consumer offsets as part of the transaction (consume-transform-produce)."""
         txn = self._txn()
         offsets = {check_topic_partition(tp): offset for tp, offset in offsets.items()}
-        txn.send_offsets_to_transaction(offsets, group_metadata_or_id)
+        txn.send_offsets_to_transaction(offsets, group_metadata)
 
     def commit_transaction(self) -> None:
         """Deliver the transaction's records and commit it."""
@@ -393,8 +474,16 @@ class KafkaProducer:
         finally:
             self._accumulator.end_flush()
 
-    def close(self, timeout: Optional[float] = None) -> None:
-        """Deliver what was accepted (up to ``timeout`` s), then stop."""
+    def bootstrap_connected(self) -> bool:
+        """Whether the producer has cluster metadata and a live connection to a broker."""
+        return self._client.bootstrap_connected()
+
+    def close(self, timeout: Optional[float] = None, null_logger: bool = False) -> None:
+        """Deliver what was accepted (up to ``timeout`` s), then stop.
+
+        ``null_logger`` is accepted for kafka-python's sake and changes nothing:
+        kafkawire's interpreter-exit hook already closes producers quietly.
+        """
         with self._close_lock:
             if self._closed:
                 return

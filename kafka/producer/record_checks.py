@@ -11,7 +11,7 @@ arguments pass quickly.
 from __future__ import annotations
 
 import operator
-from typing import Any, List, Optional, Tuple
+from typing import Any, List, Optional, Sequence, Tuple
 
 from kafka.errors import IllegalArgumentError, IllegalArgumentTypeError, MessageSizeTooLargeError
 from kafka.producer.batch import BATCH_OVERHEAD, Header, estimate_record_size
@@ -96,7 +96,7 @@ def check_timestamp(timestamp_ms: Any) -> int:
     return timestamp_ms
 
 
-def check_record_size(key: Optional[bytes], value: Optional[bytes], headers: Optional[List[Header]],
+def check_record_size(key: Optional[bytes], value: Optional[bytes], headers: Optional[Sequence[Header]],
                       max_request_size: int, buffer_memory: int) -> int:
     """The record's estimated size in a batch of its own; raise if no request or buffer could hold it."""
     size = estimate_record_size(key, value, headers) + BATCH_OVERHEAD

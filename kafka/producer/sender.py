@@ -14,7 +14,8 @@ import time
 from typing import Any, Callable, Dict, List, Optional
 
 from kafka import errors
-from kafka.client import KafkaClient, topic_ids
+from kafka.client import topic_ids
+from kafka.client.routing import RoutingClient
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import ProducerBatch
 from kafka.producer.idempotence import ProducerIdentity
@@ -32,7 +33,7 @@ _UNKNOWN_PRODUCER_ID = errors.UnknownProducerIdError
 class Sender(threading.Thread):
     """Background thread sending the accumulator's batches."""
 
-    def __init__(self, client: KafkaClient, accumulator: RecordAccumulator, *, acks: int, retries: int,
+    def __init__(self, client: RoutingClient, accumulator: RecordAccumulator, *, acks: int, retries: int,
                  request_timeout_ms: int, max_request_size: int, compression_type: int = NONE,
                  identity: Optional[ProducerIdentity] = None, guarantee_order: bool = False,
                  client_id: str = "kafkawire") -> None:
@@ -117,11 +118,17 @@ class Sender(threading.Thread):
                 self.client.add_topic(topic)
             cluster.request_update()
         ready_nodes = set()
+        unusable: Dict[int, BaseException] = {}
         for node in nodes:
             if self.client.ready(node):
                 ready_nodes.add(node)
             else:
+                error = self.client.permanent_failure(node)
+                if error is not None:
+                    unusable[node] = error
                 next_check = min(next_check, max(self.client.connection_delay(node), 0.005))
+        if unusable:
+            self._fail_unusable(unusable, now)
         batches = self.accumulator.drain(cluster, ready_nodes, self.max_request_size, now)
         if self.guarantee_order:
             for node_batches in batches.values():
@@ -134,6 +141,13 @@ class Sender(threading.Thread):
         if batches:
             poll_ms = 0.0
         self.client.poll(timeout_ms=poll_ms)
+
+    def _fail_unusable(self, unusable: Dict[int, BaseException], now: float) -> None:
+        # Waiting for delivery_timeout_ms would only hide the cause behind a timeout.
+        for node, node_batches in self.accumulator.drain(self.client.cluster, unusable,
+                                                         self.max_request_size, now).items():
+            for batch in node_batches:
+                self._complete(batch, error=unusable[node])
 
     def _fail_expired(self, now: float) -> None:
         for batch in self.accumulator.expired_batches(now):

@@ -19,7 +19,7 @@ from typing import Any, Deque, List, NamedTuple, Optional, Tuple
 from kafka.errors import CorrelationIdError, FrameTooLargeError, IllegalStateError, ProtocolError
 from kafka.protocol import types as T
 from kafka.protocol.negotiate import decode_api_versions_response
-from kafka.protocol.schema import Api
+from kafka.protocol.schema import Api, StructValue
 
 _SIZE = struct.Struct(">i")
 _REQUEST_HEADER = struct.Struct(">hhi")
@@ -46,8 +46,8 @@ def encode_request_header(out: bytearray, api: Api, version: int, correlation_id
                           client_id: Optional[str]) -> None:
     """Append a request header (v1, or v2 for flexible versions) to ``out``."""
     out += _REQUEST_HEADER.pack(api.key, version, correlation_id)
-    # The client id keeps the classic (non-compact) string encoding in header v2.
-    T.STRING.classic.write(out, client_id)
+    # The client id keeps the plain (non-compact) string encoding in header v2.
+    T.STRING.plain.write(out, client_id)
     if api.request_header_version(version) >= 2:
         out.append(0)  # no tagged fields
 
@@ -97,9 +97,12 @@ class FrameBuffer:
 
     A length prefix above ``max_frame_size`` raises :class:`FrameTooLargeError`
     before anything is allocated for it; a negative one raises
-    :class:`ProtocolError`. Chunks are kept in a list and joined only once a
-    whole frame is present, so a large frame arriving in small pieces costs
-    linear, not quadratic, time.
+    :class:`ProtocolError`. When whole frames precede the bad prefix in the
+    same chunk, :meth:`feed` returns them first and raises the error on its
+    next call: a peer's good answers are never lost to the junk after them.
+    Chunks are kept in a list and joined only once a whole frame is present,
+    so a large frame arriving in small pieces costs linear, not quadratic,
+    time.
     """
 
     def __init__(self, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
@@ -108,19 +111,29 @@ class FrameBuffer:
         self._buffered = 0
         self._need = 4  # bytes required before the next step can be taken
         self._frame_size = -1  # size of the frame being assembled, -1 while reading its prefix
+        self._error: Optional[ProtocolError] = None  # a bad prefix found after frames already returned
 
     @property
     def buffered(self) -> int:
         """Bytes received but not yet returned as frames."""
         return self._buffered
 
+    @property
+    def error(self) -> Optional[ProtocolError]:
+        """The bad length prefix found after frames already returned, raised by the next :meth:`feed`."""
+        return self._error
+
     def feed(self, data: bytes) -> List[memoryview]:
         """Add received bytes; return every frame body completed by them.
 
         Frames are views of the received bytes, not copies: a Fetch
         response's megabytes are copied once, by the decoder that takes
-        the records out.
+        the records out. A bad length prefix raises; if frames came before
+        it in ``data`` they are returned and the error is raised by the next
+        call instead.
         """
+        if self._error is not None:
+            raise self._error
         if data:
             self._chunks.append(bytes(data))
             self._buffered += len(data)
@@ -134,12 +147,11 @@ class FrameBuffer:
                     if len(buf) - pos < 4:
                         break
                     size = _SIZE.unpack_from(buf, pos)[0]
-                    if size < 0:
-                        raise ProtocolError("negative frame length %d" % size)
-                    if size > self.max_frame_size:
-                        raise FrameTooLargeError(
-                            "peer announced a frame of %d bytes; the limit is %d (is it a Kafka broker?)"
-                            % (size, self.max_frame_size))
+                    if size < 0 or size > self.max_frame_size:
+                        self._error = self._bad_prefix(size)
+                        if not frames:
+                            raise self._error
+                        return frames
                     self._frame_size = size
                     pos += 4
                 if len(buf) - pos < self._frame_size:
@@ -154,6 +166,12 @@ class FrameBuffer:
             self._need = 4 if self._frame_size < 0 else self._frame_size
         return frames
 
+    def _bad_prefix(self, size: int) -> ProtocolError:
+        if size < 0:
+            return ProtocolError("negative frame length %d" % size)
+        return FrameTooLargeError("peer announced a frame of %d bytes; the limit is %d (is it a Kafka broker?)"
+                                  % (size, self.max_frame_size))
+
 
 class Response(NamedTuple):
     """A decoded response and the request it answers."""
@@ -161,7 +179,7 @@ class Response(NamedTuple):
     correlation_id: int
     api: Api
     version: int
-    body: Any
+    body: StructValue
     request: Any
 
 
@@ -175,6 +193,12 @@ class ClientFramer:
     oldest outstanding one means the stream is broken:
     :class:`CorrelationIdError`. After any :class:`ProtocolError` the framer
     is unusable and the connection must be closed.
+
+    Bytes read at once may hold whole responses followed by junk. The
+    responses are returned, :attr:`error` is set to the junk's
+    :class:`ProtocolError` and the next :meth:`receive_data` raises it; the
+    caller completes the returned requests, then closes the connection,
+    failing only the requests still in flight.
     """
 
     def __init__(self, client_id: Optional[str] = "kafkawire",
@@ -185,6 +209,12 @@ class ClientFramer:
         self._next_id = first_correlation_id
         self._in_flight: Deque[Tuple[int, Api, int, Any, bool]] = deque()
         self._broken: Optional[BaseException] = None
+        self._raised = False  # whether _broken has been raised to the caller yet
+
+    @property
+    def error(self) -> Optional[BaseException]:
+        """The :class:`ProtocolError` that broke the byte stream, if one did."""
+        return self._broken
 
     @property
     def in_flight(self) -> int:
@@ -216,13 +246,23 @@ class ClientFramer:
     def receive_data(self, data: bytes) -> List[Response]:
         """Feed bytes read from the connection; return completed responses."""
         self._check_usable()
+        responses: List[Response] = []
         try:
-            frames = self._frames.feed(data)
-            decoded = (self._decode(frame) for frame in frames)
-            return [response for response in decoded if response is not None]
+            for frame in self._frames.feed(data):
+                response = self._decode(frame)
+                if response is not None:
+                    responses.append(response)
         except ProtocolError as exc:
             self._broken = exc
+            if responses:
+                return responses  # deliver what was whole; the next call raises exc
+            self._raised = True
             raise
+        if self._frames.error is not None:
+            # Whole frames came before a bad length prefix: they are returned,
+            # the next call raises.
+            self._broken = self._frames.error
+        return responses
 
     def fail_all(self) -> List[Tuple[int, Api, int, Any]]:
         """Forget every request in flight and return those awaiting a response (on disconnect)."""
@@ -232,6 +272,9 @@ class ClientFramer:
 
     def _check_usable(self) -> None:
         if self._broken is not None:
+            if not self._raised:
+                self._raised = True
+                raise self._broken
             raise IllegalStateError("the connection's byte stream is broken: %s" % (self._broken,))
 
     def _decode(self, frame: memoryview) -> Optional[Response]:
@@ -272,7 +315,7 @@ def decode_request_header(frame: bytes, flexible_lookup: Any) -> Tuple[RequestHe
     """
     try:
         api_key, version, cid = _REQUEST_HEADER.unpack_from(frame, 0)
-        client_id, pos = T.STRING.classic.read(frame, _REQUEST_HEADER.size)
+        client_id, pos = T.STRING.plain.read(frame, _REQUEST_HEADER.size)
     except (struct.error, T.DecodeError) as exc:
         raise ProtocolError("bad request header: %s" % exc) from None
     if flexible_lookup(api_key, version):

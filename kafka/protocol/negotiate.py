@@ -106,7 +106,8 @@ class VersionTable:
         ours_hi = min(api.max_version, highest if highest is not None else api.max_version)
         theirs = self.ranges.get(api.key)
         if theirs is None:
-            raise UnsupportedVersionError("the broker does not support %s at all" % api.name)
+            raise UnsupportedVersionError("the broker does not support %s at all; this client sends v%d-%d"
+                                          % (api.name, ours_lo, ours_hi))
         lo, hi = max(ours_lo, theirs[0]), min(ours_hi, theirs[1])
         if lo > hi:
             raise UnsupportedVersionError(

@@ -18,7 +18,7 @@ naming the API, version and direction.
 from __future__ import annotations
 
 import struct
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Type
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple, Type
 
 from kafka.errors import IllegalArgumentError, ProtocolError, UnsupportedVersionError
 from kafka.protocol import types as T
@@ -95,7 +95,15 @@ class Field:
         return "Field(%r, %r)" % (self.name, self.type)
 
 
-class StructValue:
+if TYPE_CHECKING:
+    class _StructMeta(type):
+        # Nested value classes (``Request.TopicData``) are set at runtime.
+        def __getattr__(cls, name: str) -> Type[StructValue]: ...
+else:
+    _StructMeta = type
+
+
+class StructValue(metaclass=_StructMeta):
     """Base of the generated value classes: keyword construction, equality, repr."""
 
     __slots__ = ("unknown_tags",)
@@ -115,7 +123,7 @@ class StructValue:
         if type(other) is not type(self):
             return NotImplemented
         return all(getattr(self, n) == getattr(other, n) for n in self._names) and \
-            (self.unknown_tags or None) == (other.unknown_tags or None)  # type: ignore[attr-defined]
+            (self.unknown_tags or None) == (other.unknown_tags or None)
 
     __hash__ = None  # type: ignore[assignment]
 
@@ -126,6 +134,16 @@ class StructValue:
     def to_dict(self) -> Dict[str, Any]:
         """A plain-dict copy, nested structs and lists of structs included."""
         return {n: _plain(getattr(self, n)) for n in self._names}
+
+    if TYPE_CHECKING:
+        # The fields are slots of the generated subclasses.
+        def __getattr__(self, name: str) -> Any: ...
+
+        def __setattr__(self, name: str, value: Any) -> None: ...
+
+
+#: Reads one struct value from (buffer, position); returns it and the next position.
+StructReader = Callable[[bytes, int], Tuple[StructValue, int]]
 
 
 def _plain(value: Any) -> Any:
@@ -160,7 +178,7 @@ class Struct:
             if isinstance(inner, Struct):
                 attrs[inner.name] = inner.cls
         self.cls: Type[StructValue] = type(name, (StructValue,), attrs)
-        self._readers: Dict[Tuple[int, bool], T.Reader] = {}
+        self._readers: Dict[Tuple[int, bool], StructReader] = {}
         self._writers: Dict[Tuple[int, bool], T.Writer] = {}
 
     def __repr__(self) -> str:
@@ -168,7 +186,7 @@ class Struct:
 
     # -- building per-version codecs --------------------------------------
 
-    def reader(self, version: int, flexible: bool) -> T.Reader:
+    def reader(self, version: int, flexible: bool) -> StructReader:
         """The reader of this struct at ``version`` (built once, cached)."""
         key = (version, flexible)
         fn = self._readers.get(key)
@@ -198,7 +216,7 @@ class Struct:
                 regular.append(f)
         return regular, tagged, absent
 
-    def _build_reader(self, version: int, flexible: bool) -> T.Reader:
+    def _build_reader(self, version: int, flexible: bool) -> StructReader:
         regular, tagged, absent = self._split(version, flexible)
         plan = [(f.name, _field_reader(f, version, flexible)) for f in regular]
         tag_plan = {tag: (f.name, _field_reader(f, version, flexible)) for tag, f in tagged.items()}
@@ -315,7 +333,7 @@ def _field_reader(f: Field, version: int, flexible: bool) -> T.Reader:
         else:
             # Kafka has no nullable array elements.
             item_read = _not_null(item.resolve(flexible).read, "an element of " + f.name, version)
-        read = T.array_reader(item_read, flexible)
+        read: T.Reader = T.array_reader(item_read, flexible)
     else:
         read = ftype.resolve(flexible).read
         if not isinstance(ftype, T.FlexibleType):

@@ -102,7 +102,7 @@ class WireType:
         self.zero = zero
 
     def resolve(self, flexible: bool) -> "WireType":
-        """The concrete type used in a classic or a flexible version."""
+        """The concrete type used in a non-flexible or a flexible version."""
         return self
 
     def __repr__(self) -> str:
@@ -110,17 +110,17 @@ class WireType:
 
 
 class FlexibleType(WireType):
-    """A type whose encoding differs between classic and flexible versions."""
+    """A type whose encoding differs between non-flexible and flexible versions."""
 
-    __slots__ = ("classic", "compact")
+    __slots__ = ("plain", "compact")
 
-    def __init__(self, classic: WireType, compact: WireType) -> None:
-        super().__init__(classic.name, classic.read, classic.write, classic.zero)
-        self.classic = classic
+    def __init__(self, plain: WireType, compact: WireType) -> None:
+        super().__init__(plain.name, plain.read, plain.write, plain.zero)
+        self.plain = plain
         self.compact = compact
 
     def resolve(self, flexible: bool) -> WireType:
-        return self.compact if flexible else self.classic
+        return self.compact if flexible else self.plain
 
 
 def _fixed(name: str, fmt: str, zero: Any = 0) -> WireType:
@@ -305,7 +305,7 @@ RECORDS = FlexibleType(WireType("records", _read_bytes, _write_bytes, None),
 # -- arrays ------------------------------------------------------------------
 
 def array_reader(item_read: Reader, compact: bool) -> Reader:
-    """A reader for an array (classic or compact) of items read by ``item_read``."""
+    """A reader for an array (plain or compact) of items read by ``item_read``."""
 
     def read(buf: bytes, pos: int) -> Tuple[Optional[List[Any]], int]:
         if compact:
@@ -323,7 +323,7 @@ def array_reader(item_read: Reader, compact: bool) -> Reader:
         # checking it first keeps a bogus count from driving a long loop.
         if n > len(buf) - pos:
             raise DecodeError("array of %d elements cannot fit in %d bytes" % (n, len(buf) - pos))
-        items = []
+        items: List[Any] = []
         append = items.append
         for _ in range(n):
             item, pos = item_read(buf, pos)
@@ -334,7 +334,7 @@ def array_reader(item_read: Reader, compact: bool) -> Reader:
 
 
 def array_writer(item_write: Writer, compact: bool) -> Writer:
-    """A writer for an array (classic or compact) of items written by ``item_write``."""
+    """A writer for an array (plain or compact) of items written by ``item_write``."""
 
     def write(out: bytearray, value: Any) -> None:
         if value is None:

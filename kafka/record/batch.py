@@ -116,6 +116,18 @@ class RecordBatch:
         "_max_output",
         "_records",
     )
+    # Set from struct.unpack_from, which mypy types as Any.
+    base_offset: int
+    batch_length: int
+    partition_leader_epoch: int
+    crc: int
+    last_offset_delta: int
+    base_timestamp: int
+    max_timestamp: int
+    producer_id: int
+    producer_epoch: int
+    base_sequence: int
+    record_count: int
 
     def __init__(
         self,
@@ -232,8 +244,8 @@ class RecordBatch:
         """The records as ``row_cls`` tuples, built straight from the bytes.
 
         Each row is ``(*prefix, offset, timestamp, timestamp_type, key,
-        value, headers, None, key_size, value_size, -1)`` (sizes are -1 for
-        a null key or value): the layout of the consumer's records, which
+        value, headers, None, key_size, value_size, header_size)`` (sizes are
+        -1 for a null key or value, and for no headers): the layout of the consumer's records, which
         this saves building twice. Control batches have no rows; read them
         with :meth:`records`.
         """
@@ -317,7 +329,7 @@ def _now_ms() -> int:
 
 def _bytes_or_none(obj: object, what: str) -> Optional[bytes]:
     if obj is None or type(obj) is bytes:
-        return obj  # type: ignore[return-value]
+        return obj
     if isinstance(obj, (bytes, bytearray, memoryview)):
         return bytes(obj)
     raise TypeError("record %s must be bytes or None, not %s" % (what, type(obj).__name__))

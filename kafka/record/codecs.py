@@ -203,7 +203,8 @@ def compress(
         return _lz4frame.write_frame(data, _lz4_block_compressor(level), magic)
     # ZSTD
     if _zstandard is not None:
-        return _zstd_compressor(3 if level is None else level).compress(data)
+        compressed: bytes = _zstd_compressor(3 if level is None else level).compress(data)
+        return compressed
     return bytes(_cramjam.zstd.compress(data, 3 if level is None else level))
 
 
@@ -258,7 +259,8 @@ def _unlz4(data: bytes, magic: int, max_output: int) -> bytes:
     if frame.bound > max_output:
         raise _too_large(max_output)
     if _lz4_frame is not None:
-        return _lz4_frame.decompress(data)
+        decompressed: bytes = _lz4_frame.decompress(data)
+        return decompressed
     return bytes(_cramjam.lz4.decompress(data))
 
 

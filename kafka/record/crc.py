@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import platform
 import zlib
-from typing import Callable, Dict, List, Optional, Tuple, Union
+from typing import Callable, Dict, List, Optional, Tuple, Union, cast
 
 BytesLike = Union[bytes, bytearray, memoryview]
 
@@ -236,18 +236,19 @@ def crc32c_pure(data: BytesLike, value: int = 0) -> int:
 
 def _crc32c_from_crc32c_package() -> Optional[Callable[[BytesLike, int], int]]:
     try:
-        from crc32c import crc32c as function  # type: ignore[import-not-found]
+        from crc32c import crc32c as function
     except ImportError:
         return None
-    return function  # type: ignore[no-any-return]
+    # Any to mypy where crc32c is not installed.
+    return cast(Callable[[BytesLike, int], int], function)
 
 
 def _crc32c_from_crcmod() -> Optional[Callable[[BytesLike, int], int]]:
     # crcmod falls back to a pure-Python loop when its C extension did not
     # build; that loop is slower than crc32c_pure, so only the extension counts.
     try:
-        import crcmod._crcfunext  # type: ignore[import-not-found]  # noqa: F401
-        from crcmod.predefined import mkCrcFun  # type: ignore[import-not-found]
+        import crcmod._crcfunext  # noqa: F401
+        from crcmod.predefined import mkCrcFun
     except ImportError:
         return None
     return mkCrcFun("crc-32c")  # type: ignore[no-any-return]

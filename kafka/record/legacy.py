@@ -134,6 +134,11 @@ class LegacyRecordBatch:
         "_records",
         "decompressed_size",
     )
+    # Set from struct.unpack_from, which mypy types as Any.
+    offset: int
+    crc: int
+    timestamp: int
+    _end: int
 
     partition_leader_epoch = -1
     producer_id = -1

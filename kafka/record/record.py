@@ -1,15 +1,15 @@
 """The value objects handed out by the record readers and builders.
 
-They are tuples (``collections.namedtuple``) because a tuple is the cheapest
-object CPython can build: the readers construct them with ``tuple.__new__``
-directly, without a Python-level ``__init__``.
+They are tuples (``typing.NamedTuple``, so ``collections.namedtuple``)
+because a tuple is the cheapest object CPython can build: the readers
+construct them with ``tuple.__new__`` directly, without a Python-level
+``__init__``.
 """
 
 from __future__ import annotations
 
 import struct
-from collections import namedtuple
-from typing import Optional, Tuple, Union
+from typing import NamedTuple, Optional, Tuple, Union
 
 from kafka.errors import CorruptRecordError
 
@@ -68,42 +68,26 @@ class ControlRecordType:
     }
 
 
-class Record(
-    namedtuple("Record", ["offset", "timestamp", "timestamp_type", "key", "value", "headers"])
-):
-    """One record read from a batch.
+class Record(NamedTuple):
+    """One record read from a batch."""
 
-    Attributes:
-        offset: absolute offset of the record in its partition.
-        timestamp: milliseconds since the epoch; ``-1`` for message format v0.
-        timestamp_type: a :class:`TimestampType` value.
-        key: the key bytes, or ``None``.
-        value: the value bytes, or ``None`` (a tombstone).
-        headers: a tuple of ``(str, bytes | None)`` pairs, ``()`` when the
-            record has none (always before v2).  A tuple, not a list: records
-            read are immutable, and one shared empty tuple costs nothing per
-            record.
-    """
+    #: Absolute offset of the record in its partition.
+    offset: int
+    #: Milliseconds since the epoch; ``-1`` for message format v0.
+    timestamp: int
+    #: A :class:`TimestampType` value.
+    timestamp_type: int
+    #: The key bytes, or ``None``.
+    key: Optional[bytes]
+    #: The value bytes, or ``None`` (a tombstone).
+    value: Optional[bytes]
+    #: A tuple of ``(str, bytes | None)`` pairs, ``()`` when the record has
+    #: none (always before v2). A tuple, not a list: records read are
+    #: immutable, and one shared empty tuple costs nothing per record.
+    headers: Tuple[Header, ...]
 
-    __slots__ = ()
 
-
-class ControlRecord(
-    namedtuple(
-        "ControlRecord",
-        [
-            "offset",
-            "timestamp",
-            "timestamp_type",
-            "key",
-            "value",
-            "headers",
-            "control_type",
-            "version",
-            "coordinator_epoch",
-        ],
-    )
-):
+class ControlRecord(NamedTuple):
     """A record of a control batch (transaction markers and KRaft records).
 
     Besides the fields of :class:`Record` it carries the decoded key:
@@ -112,7 +96,15 @@ class ControlRecord(
     ``coordinator_epoch`` from the value (``None`` for other types).
     """
 
-    __slots__ = ()
+    offset: int
+    timestamp: int
+    timestamp_type: int
+    key: Optional[bytes]
+    value: Optional[bytes]
+    headers: Tuple[Header, ...]
+    control_type: int
+    version: int
+    coordinator_epoch: Optional[int]
 
     @property
     def is_commit(self) -> bool:

@@ -35,6 +35,11 @@ _ZEROS = [0] * 128
 _PAIR_ZEROS = [0] * len(ZIGZAG_PAIR)
 
 
+def _header_size(headers: Tuple[Header, ...]) -> int:
+    """UTF-8 key bytes plus value bytes of ``headers``: kafka-python's ``serialized_header_size``."""
+    return sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0) for k, v in headers)
+
+
 def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[Tuple[Header, ...], int]:
     count, pos = decode_varint(buf, pos)
     if count < 0 or 2 * count > rec_end - pos:
@@ -73,7 +78,7 @@ class RecordReader:
     ``buf[pos:stop]`` holds ``count`` records.  Without ``row_cls`` a record
     is a :class:`~kafka.record.record.Record`; with it, ``row_cls(*prefix,
     offset, timestamp, timestamp_type, key, value, headers, None, key_size,
-    value_size, -1)`` (see :meth:`kafka.record.batch.RecordBatch.rows`).
+    value_size, header_size)`` (see :meth:`kafka.record.batch.RecordBatch.rows`).
     Timestamps are ``base_ts`` plus each record's delta, or ``append_ts``
     for every record when it is given (log-append time).
 
@@ -313,12 +318,14 @@ def decode_each(
                 value = None
             else:
                 raise _bad_length("record value", vlen)
+            hsize = -1  # serialized header size, -1 without headers (as kafka-python)
             if pos + 1 == rec_end and buf[pos] == 0:  # no headers, length agrees
                 headers: Tuple[Header, ...] = ()
                 pos = rec_end
             else:
                 if buf[pos]:
                     headers, pos = _decode_headers(buf, pos, min(rec_end, stop))
+                    hsize = _header_size(headers)
                 else:
                     headers = ()
                     pos += 1
@@ -352,7 +359,7 @@ def decode_each(
                         None,
                         klen,  # -1 for a null key, as the row wants
                         vlen,
-                        -1,
+                        hsize,
                     ),
                 )
     except IndexError:

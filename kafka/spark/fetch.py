@@ -8,7 +8,7 @@ records being handed out, and yields the record tuples of each batch as
 decoded by :mod:`kafka.record` — ready to be turned into Arrow columns.
 
 Only ``read_uncommitted`` is handled here; with ``read_committed`` the
-worker reads through :class:`~kafka.consumer.KafkaConsumer`, which filters
+worker reads through :class:`~kafka.consumer.kafka.ModernKafkaConsumer`, which filters
 aborted transactions.
 """
 
@@ -18,7 +18,8 @@ import time
 from typing import Any, Iterator, List, Optional, Tuple
 
 from kafka import errors
-from kafka.client import KafkaClient, topic_ids
+from kafka.client import topic_ids
+from kafka.client.routing import RoutingClient
 from kafka.consumer.fetch_errors import OK, RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.protocol.apis import FETCH
 from kafka.record import MemoryRecords
@@ -29,7 +30,7 @@ from kafka.structs import TopicPartition
 class RangeFetcher:
     """Fetches ranges of single partitions with one client (one per Spark worker process)."""
 
-    def __init__(self, client: KafkaClient, max_partition_bytes: int = 8 * 1024 * 1024, max_wait_ms: int = 100,
+    def __init__(self, client: RoutingClient, max_partition_bytes: int = 8 * 1024 * 1024, max_wait_ms: int = 100,
                  check_crcs: bool = True) -> None:
         self.client = client
         self.max_partition_bytes = max_partition_bytes

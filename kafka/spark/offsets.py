@@ -16,7 +16,7 @@ import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, TypeVar
 
 from kafka import errors
-from kafka.client import KafkaClient
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.consumer.fetcher import Fetcher
 from kafka.consumer.subscription import SubscriptionState
@@ -75,7 +75,7 @@ class OffsetReader:
         config.setdefault("request_timeout_ms", 30000)
         self.timeout_ms = config["request_timeout_ms"]
         self.read_committed = options.client.get("isolation_level") == "read_committed"
-        self.client = KafkaClient(**config)
+        self.client = RoutingClient(**config)
         self._looked_up = False
         self._fetcher = Fetcher(self.client, SubscriptionState(),
                                 isolation_level=options.client.get("isolation_level", "read_uncommitted"))
@@ -177,9 +177,11 @@ class OffsetReader:
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, int]]:
             names = {cluster.topic_id(t): t for t, _ in positions}
-            out = {}
+            out: Dict[Tuple[str, int], Tuple[int, int]] = {}
             for topic_response in response.responses:
                 topic = topic_response.topic or names.get(topic_response.topic_id)
+                if topic is None:
+                    continue  # an id we did not ask about
                 for part in topic_response.partitions:
                     mark = part.last_stable_offset if committed and part.last_stable_offset >= 0 \
                         else part.high_watermark

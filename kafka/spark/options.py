@@ -258,7 +258,7 @@ def _assign(value: str) -> List[Tuple[str, int]]:
     parsed = _json("assign", value)
     if not isinstance(parsed, dict) or not parsed:
         raise _fail('option assign must be a JSON object like {"topicA":[0,1]}')
-    out = []
+    out: List[Tuple[str, int]] = []
     for topic, parts in parsed.items():
         if not isinstance(parts, list) or not all(isinstance(p, int) and not isinstance(p, bool) for p in parts):
             raise _fail("option assign: partitions of %r must be a list of integers" % topic)

@@ -264,9 +264,10 @@ def _check_write_schema(schema: StructType, topic_option: Optional[str]) -> None
                                           % fields["partition"].simpleString())
     if "headers" in fields:
         kind = fields["headers"]
-        ok = isinstance(kind, ArrayType) and isinstance(kind.elementType, StructType)
-        if ok:
-            inner = {f.name: f.dataType for f in kind.elementType.fields}
+        element = kind.elementType if isinstance(kind, ArrayType) else None
+        ok = False
+        if isinstance(element, StructType):
+            inner = {f.name: f.dataType for f in element.fields}
             ok = set(inner) == {"key", "value"} and isinstance(inner["key"], StringType) and \
                 isinstance(inner["value"], (BinaryType, StringType))
         if not ok:

@@ -18,9 +18,9 @@ import time
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
 
 from kafka import errors
-from kafka.client import KafkaClient
+from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
-from kafka.consumer import KafkaConsumer
+from kafka.consumer.kafka import ModernKafkaConsumer
 from kafka.producer import KafkaProducer
 from kafka.spark.arrow import BatchBuilder
 from kafka.spark.fetch import RangeFetcher
@@ -33,7 +33,7 @@ T = TypeVar("T")
 ROWS_PER_BATCH = 10000
 
 _lock = threading.Lock()
-_consumers: Dict[Any, KafkaConsumer] = {}
+_consumers: Dict[Any, ModernKafkaConsumer] = {}
 _producers: Dict[Any, KafkaProducer] = {}
 _fetchers: Dict[Any, RangeFetcher] = {}
 #: Seconds spent inside our client by this worker process (fetch + decode, Arrow
@@ -55,7 +55,7 @@ def _key(config: Dict[str, Any]) -> Tuple:
     return tuple(sorted((k, repr(v)) for k, v in config.items()))
 
 
-def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> KafkaConsumer:
+def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> ModernKafkaConsumer:
     """This worker's consumer for ``client`` settings (made on first use)."""
     config = dict(client)
     config.setdefault("max_poll_records", ROWS_PER_BATCH)
@@ -63,14 +63,14 @@ def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> KafkaCon
     # kafka.group.id, when given, is the group the consumer names (it never commits to it).
     config.update(enable_auto_commit=False, group_id=client.get("group_id"),
                   auto_offset_reset="none" if fail_on_data_loss else "earliest")
-    return _cached(_consumers, _key(config), lambda: KafkaConsumer(**config))
+    return _cached(_consumers, _key(config), lambda: ModernKafkaConsumer(**config))
 
 
 def cached_fetcher(client: Dict[str, Any]) -> RangeFetcher:
     """This worker's range fetcher (and its client) for ``client`` settings (made on first use)."""
     config = {k: v for k, v in client.items() if k in CLIENT_CONFIG}
     return _cached(_fetchers, _key(client), lambda: RangeFetcher(
-        KafkaClient(**config), max_partition_bytes=client.get("max_partition_fetch_bytes", 8 * 1024 * 1024),
+        RoutingClient(**config), max_partition_bytes=client.get("max_partition_fetch_bytes", 8 * 1024 * 1024),
         max_wait_ms=client.get("fetch_max_wait_ms", 100), check_crcs=client.get("check_crcs", True)))
 
 
@@ -199,7 +199,7 @@ def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool
             task_s=time.perf_counter() - task_started)
 
 
-def _log_start_after(consumer: KafkaConsumer, tp: TopicPartition, offset: int) -> bool:
+def _log_start_after(consumer: ModernKafkaConsumer, tp: TopicPartition, offset: int) -> bool:
     # A gap at the start of a range is data loss only if the log no longer
     # begins at or before it (compacted topics and transaction markers leave
     # gaps too).

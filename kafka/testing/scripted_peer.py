@@ -25,11 +25,14 @@ Every request received is kept in :attr:`ScriptedPeer.requests`, decoded and
 raw, so a test can assert what the client sent. A handler that raises closes
 its connection and is recorded in :attr:`ScriptedPeer.errors`; leaving the
 ``with`` block then fails the test, unless the test cleared ``errors``.
+Given a server-side ``ssl_context``, the peer speaks TLS on every connection
+it accepts (for ``SSL`` and ``SASL_SSL`` clients).
 """
 
 from __future__ import annotations
 
 import socket
+import ssl
 import threading
 import time
 import uuid
@@ -93,11 +96,16 @@ class ScriptedPeer:
     :param node_id: the broker id this peer reports for itself.
     :param topic_ids: topic ids by name; a random one is made for each topic
         that has none (see :meth:`topic_id`).
+    :param ssl_context: a server-side :class:`ssl.SSLContext`; when given,
+        each accepted connection first completes a TLS handshake with it. A
+        failed handshake closes that connection and is kept in
+        :attr:`tls_failures`.
     """
 
     def __init__(self, api_versions: Optional[Mapping[Union[str, int], Optional[Tuple[int, int]]]] = None,
                  topics: Optional[Mapping[str, int]] = None, node_id: int = 0,
-                 topic_ids: Optional[Mapping[str, uuid.UUID]] = None) -> None:
+                 topic_ids: Optional[Mapping[str, uuid.UUID]] = None,
+                 ssl_context: Optional[ssl.SSLContext] = None) -> None:
         ranges = _full_ranges()
         for name, rng in (api_versions or {}).items():
             key = _api(name).key
@@ -120,6 +128,9 @@ class ScriptedPeer:
         self._server = socket.create_server(("127.0.0.1", 0))
         self.port: int = self._server.getsockname()[1]
         self.errors: List[BaseException] = []
+        self.ssl_context = ssl_context
+        #: TLS handshakes that failed, as the server saw them
+        self.tls_failures: List[BaseException] = []
         self._accepter = threading.Thread(target=self._accept_loop, name="scripted-peer", daemon=True)
         self._accepter.start()
 
@@ -257,6 +268,13 @@ class ScriptedPeer:
 
     def _serve(self, sock: socket.socket, index: int) -> None:
         frames = FrameBuffer()
+        if self.ssl_context is not None:
+            try:
+                sock = self._wrap(sock)
+            except (ssl.SSLError, OSError) as exc:
+                self.tls_failures.append(exc)
+                sock.close()
+                return
         try:
             while True:
                 data = sock.recv(65536)
@@ -271,6 +289,16 @@ class ScriptedPeer:
             self.errors.append(exc)
         finally:
             sock.close()
+
+    def _wrap(self, sock: socket.socket) -> socket.socket:
+        assert self.ssl_context is not None
+        sock.settimeout(10.0)  # a client that never finishes its handshake must not hold the thread
+        tls = self.ssl_context.wrap_socket(sock, server_side=True)
+        tls.settimeout(None)
+        with self._lock:
+            # close() and close_connections() must reach the TLS socket, not the raw one.
+            self._sockets = [tls if s is sock else s for s in self._sockets]
+        return tls
 
     def _answer(self, sock: socket.socket, frame: bytes, index: int) -> bool:
         header, pos = decode_request_header(

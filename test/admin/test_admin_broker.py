@@ -81,7 +81,7 @@ def test_bad_arguments_fail_before_sending(admin):
     with pytest.raises(errors.IllegalArgumentError, match="twice"):
         admin.create_topics([NewTopic("same", 1, 1), NewTopic("same", 2, 1)])
     with pytest.raises(errors.IllegalArgumentError, match="NewTopic"):
-        admin.create_topics(["plain-name"])
+        admin.create_topics([42])  # (names are accepted, as kafka-python 3 does)
     with pytest.raises(errors.IllegalArgumentError, match="num_partitions"):
         admin.create_topics([NewTopic("zero-partitions", 0, 1)])
     with pytest.raises(errors.IllegalArgumentError, match="at least one"):

@@ -47,6 +47,16 @@ def test_unresolvable_host_is_a_clear_error():
         client.close()
 
 
+def test_send_to_any_with_build_needs_the_api():
+    # build(version) needs a version, and only the api can choose it.
+    client = KafkaClient(bootstrap_servers="no-such-host.invalid:9092")
+    try:
+        with pytest.raises(TypeError, match="build needs api"):
+            client.send_to_any(None, build=lambda version: METADATA.Request(topics=[]), timeout_ms=1500)
+    finally:
+        client.close()
+
+
 def test_socket_options_and_buffer_sizes_are_applied(broker):
     client = KafkaClient(bootstrap_servers=broker.bootstrap_servers, send_buffer_bytes=65536,
                          receive_buffer_bytes=131072,

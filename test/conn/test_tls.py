@@ -27,7 +27,8 @@ from typing import Iterator, NamedTuple
 
 import pytest
 
-from kafka import errors
+from kafka import KafkaConsumer, KafkaProducer, errors
+from kafka.admin import KafkaAdminClient
 from kafka.client import KafkaClient
 from kafka.conn.connection import HANDSHAKE, BrokerConnection
 from kafka.protocol.apis import FETCH, METADATA, PRODUCE
@@ -277,6 +278,7 @@ def test_missing_client_certificate_is_refused(proxy: TlsProxy, pki: Pki) -> Non
     # With TLS 1.3 the client's handshake is over before the server checks
     # it, so the refusal arrives as an alert on the first read.
     assert "certificate required" in str(error)
+    assert isinstance(error, errors.SslCertificateError), repr(error)  # not a retriable connection error
     assert proxy.handshakes == 0
     assert wait_for_failures(proxy) and all("PEER_DID_NOT_RETURN_A_CERTIFICATE" in f
                                             for f in proxy.handshake_failures)
@@ -300,6 +302,7 @@ def test_revoked_client_certificate_is_refused_by_the_server(proxy: TlsProxy, pk
     error = connection_failure(proxy, ssl_cafile=pki.ca, ssl_certfile=pki.revoked_client_cert,
                                ssl_keyfile=pki.revoked_client_key)
     assert "certificate revoked" in str(error)
+    assert isinstance(error, errors.SslCertificateError), repr(error)
     assert proxy.handshakes == 0
 
 
@@ -366,6 +369,34 @@ def test_rejected_certificate_fails_at_once_instead_of_retrying(proxy: TlsProxy,
         with pytest.raises(errors.SslCertificateError):
             metadata(client, timeout_ms=20000)
         assert time.monotonic() - started < 3.0
+
+
+@pytest.mark.parametrize("user", ["producer", "consumer-constructor", "consumer-poll", "admin"])
+def test_a_rejected_certificate_reaches_users_as_itself(proxy: TlsProxy, pki: Pki, user: str) -> None:
+    # Not a timeout, not NoBrokersAvailable naming it: the error's class is the cause.
+    proxy.configure(pki.untrusted_cert, pki.untrusted_key)
+    config = dict(bootstrap_servers=proxy.address, security_protocol="SSL", ssl_cafile=pki.ca)
+    started = time.monotonic()
+    with pytest.raises(errors.SslCertificateError, match="unable to get local issuer certificate"):
+        if user == "producer":
+            producer = KafkaProducer(acks=1, max_block_ms=20000, **config)
+            try:
+                producer.send("tls-refused", b"x").get(timeout=20)
+            finally:
+                producer.close(timeout=2)
+        elif user == "consumer-constructor":
+            KafkaConsumer("tls-refused", **config)
+        elif user == "consumer-poll":
+            consumer = KafkaConsumer(**config)
+            try:
+                consumer.assign([TopicPartition("tls-refused", 0)])
+                consumer.poll(timeout_ms=20000)
+            finally:
+                consumer.close()
+        else:
+            KafkaAdminClient(bootstrap_timeout_ms=20000, **config)
+    assert time.monotonic() - started < 8.0  # the clients wait 20 s for anything retriable
+    assert proxy.handshakes == 0
 
 
 def test_plaintext_client_on_the_tls_port_fails_in_bounded_time(proxy: TlsProxy) -> None:

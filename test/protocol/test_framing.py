@@ -8,7 +8,7 @@ import pytest
 
 from kafka.errors import CorrelationIdError, FrameTooLargeError, IllegalStateError, ProtocolError
 from kafka.protocol.apis import API_VERSIONS
-from kafka.protocol.framing import ClientFramer, decode_request_header, encode_request, encode_response
+from kafka.protocol.framing import ClientFramer, FrameBuffer, decode_request_header, encode_request, encode_response
 from kafka.protocol.schema import Api, Field, Struct
 from kafka.protocol.types import INT32, STRING
 
@@ -36,7 +36,7 @@ def test_request_header_v2_bytes():
         "00000013"     # frame length: 19
         "0012" "0003"  # api key 18, version 3
         "00000007"     # correlation id
-        "0002" "6b77"  # client id stays a classic string in header v2
+        "0002" "6b77"  # client id stays a plain (non-compact) string in header v2
         "00"           # header tagged fields: none
         "03" "6b77"    # client_software_name: compact string, length+1 = 3
         "02" "31"      # client_software_version "1"
@@ -77,7 +77,7 @@ def test_unsupported_version_answer_is_read_in_v0_layout():
     frame = bytes.fromhex(
         "00000010" "00000000"
         "0023"                 # UNSUPPORTED_VERSION
-        "00000001"             # classic array of 1 (v0 layout)
+        "00000001"             # plain array of 1 (v0 layout)
         "0012" "0000" "0002"   # the broker supports ApiVersions v0-2
     )
     [response] = framer.receive_data(frame)
@@ -185,3 +185,49 @@ def test_an_answer_to_a_fire_and_forget_request_is_dropped():
     [response] = framer.receive_data(stream)
     assert response.correlation_id == cid and response.body.n == 1
     assert framer.in_flight == 0
+
+
+# A good response and junk can arrive in the same read: the good response is
+# delivered first, then the junk breaks the stream.
+
+def _answered_echo(framer: ClientFramer, n: int) -> bytes:
+    cid, _ = framer.send_request(ECHO, 0, {"text": "x"})
+    return encode_response(ECHO, 0, cid, {"text": "ok", "n": n})
+
+
+@pytest.mark.parametrize("junk,error", [
+    (b"\xff\xff\xff\xf0", ProtocolError),                       # negative length prefix
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n", FrameTooLargeError),   # a length far above the limit
+    (b"\x00\x00\x00\x04\x00\x00\x00\x63", CorrelationIdError),   # a whole frame answering nothing sent
+    (b"\x00\x00\x00\x02\x00\x00", ProtocolError),               # a frame too short for a correlation id
+])
+def test_good_responses_before_junk_in_one_read_are_delivered_first(junk, error):
+    framer = ClientFramer()
+    first = _answered_echo(framer, 1)
+    second = _answered_echo(framer, 2)
+    framer.send_request(ECHO, 0, {"text": "never answered"})
+    responses = framer.receive_data(first + second + junk)
+    assert [r.body.n for r in responses] == [1, 2]
+    assert isinstance(framer.error, error)
+    # The stream is broken from here on: the next call raises the cause once,
+    # then the framer refuses to be used.
+    with pytest.raises(error):
+        framer.receive_data(b"")
+    with pytest.raises(IllegalStateError):
+        framer.receive_data(b"")
+
+
+def test_junk_alone_still_raises_at_once():
+    framer = ClientFramer()
+    framer.send_request(ECHO, 0, {"text": "x"})
+    with pytest.raises(ProtocolError):
+        framer.receive_data(b"\xff\xff\xff\xf0")
+    assert isinstance(framer.error, ProtocolError)
+
+
+def test_frame_buffer_hands_back_whole_frames_before_a_bad_prefix():
+    frames = FrameBuffer(max_frame_size=16)
+    got = frames.feed(b"\x00\x00\x00\x02ab" + b"\x00\x00\x00\x01c" + b"\x00\x00\x01\x00")
+    assert [bytes(f) for f in got] == [b"ab", b"c"]
+    with pytest.raises(FrameTooLargeError):
+        frames.feed(b"more")

@@ -14,6 +14,13 @@ Row = namedtuple("Row", "topic partition epoch offset timestamp timestamp_type k
                         "key_size value_size header_size")
 
 
+
+def header_size(headers):
+    """kafka-python's serialized_header_size: UTF-8 keys plus values, -1 without headers."""
+    if not headers:
+        return -1
+    return sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0) for k, v in headers)
+
 def _batch(**kwargs):
     builder = RecordBatchBuilder(base_offset=40, **kwargs)
     builder.append(40, 1000, None, b"v1")
@@ -29,7 +36,7 @@ def test_rows_hold_the_same_records_with_sizes(codec):
     assert all(type(row) is Row for row in rows)
     assert [tuple(row) for row in rows] == [
         ("t", 3, 7, r.offset, r.timestamp, r.timestamp_type, r.key, r.value, r.headers, None,
-         -1 if r.key is None else len(r.key), -1 if r.value is None else len(r.value), -1)
+         -1 if r.key is None else len(r.key), -1 if r.value is None else len(r.value), header_size(r.headers))
         for r in _batch(compression_type=codec).records()]
     assert [(row.key_size, row.value_size) for row in rows] == [(-1, 2), (3, -1), (0, 0)]
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 import uuid
 from typing import Iterator, List, Optional, Tuple
 
@@ -69,3 +70,28 @@ def tmp_checkpoint() -> Iterator[str]:
     path = tempfile.mkdtemp(prefix="kafkawire-ckpt-")
     yield path
     shutil.rmtree(path, ignore_errors=True)
+
+
+def start_query(writer: object, attempts: int = 3) -> object:
+    """``writer.start()``, started again when Spark gave up on its Python worker at start-up.
+
+    Spark waits a fixed 10 s (hard-coded in PythonWorkerFactory) for the new
+    Python process behind a Python streaming source to connect back. On a
+    loaded machine that process can take longer to import pyspark, and the
+    query dies before it reads anything ("Python worker failed to connect
+    back"). That is Spark's start-up, not the data source, so the query is
+    started again from the same (still empty) checkpoint. Any other failure is
+    left for the test to see.
+    """
+    for attempt in range(attempts):
+        query = writer.start()  # type: ignore[attr-defined]
+        deadline = time.monotonic() + 30
+        failure = None
+        while time.monotonic() < deadline:
+            failure = query.exception()
+            if failure is not None or query.lastProgress is not None or not query.isActive:
+                break
+            time.sleep(0.1)
+        if failure is None or "failed to connect back" not in str(failure) or attempt == attempts - 1:
+            return query
+    return query

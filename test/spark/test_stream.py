@@ -7,7 +7,7 @@ import shutil
 import threading
 import time
 
-from test.spark.conftest import make_topic, produce
+from test.spark.conftest import make_topic, produce, start_query
 
 
 def _stream(spark, bootstrap, **options):
@@ -58,8 +58,8 @@ def test_restart_from_checkpoint_loses_and_duplicates_nothing(spark, broker, tmp
     def start(trigger):
         df = _stream(spark, broker.bootstrap_servers, subscribe=topic, startingOffsets="earliest",
                      maxOffsetsPerTrigger="50")
-        return df.writeStream.foreachBatch(collector).option("checkpointLocation", tmp_checkpoint) \
-            .trigger(**trigger).start()
+        return start_query(df.writeStream.foreachBatch(collector).option("checkpointLocation", tmp_checkpoint)
+                           .trigger(**trigger))
 
     query = start({"processingTime": "0 seconds"})
     try:
@@ -86,9 +86,9 @@ def test_available_now_respects_max_offsets_and_stops(spark, broker, tmp_checkpo
     topic = make_topic(broker.host, broker.port, partitions=2)
     produce(broker.bootstrap_servers, topic, _values(100, 2))
     collector = Collector()
-    query = _stream(spark, broker.bootstrap_servers, subscribe=topic, startingOffsets="earliest",
-                    maxOffsetsPerTrigger="30").writeStream.foreachBatch(collector) \
-        .option("checkpointLocation", tmp_checkpoint).trigger(availableNow=True).start()
+    query = start_query(_stream(spark, broker.bootstrap_servers, subscribe=topic, startingOffsets="earliest",
+                                maxOffsetsPerTrigger="30").writeStream.foreachBatch(collector)
+                        .option("checkpointLocation", tmp_checkpoint).trigger(availableNow=True))
     assert query.awaitTermination(120)
     sizes = [len(collector.batches[b]) for b in sorted(collector.batches)]
     assert sum(sizes) == 100 and max(sizes) <= 30 and len(sizes) >= 4
@@ -99,9 +99,9 @@ def test_new_topics_and_partitions_are_picked_up(spark, broker, tmp_checkpoint):
     first = make_topic(broker.host, broker.port, partitions=1, prefix=prefix)
     produce(broker.bootstrap_servers, first, _values(10, 1))
     collector = Collector()
-    query = _stream(spark, broker.bootstrap_servers, subscribePattern=prefix + "-.*",
-                    startingOffsets="earliest").writeStream.foreachBatch(collector) \
-        .option("checkpointLocation", tmp_checkpoint).trigger(processingTime="200 milliseconds").start()
+    query = start_query(_stream(spark, broker.bootstrap_servers, subscribePattern=prefix + "-.*",
+                                startingOffsets="earliest").writeStream.foreachBatch(collector)
+                        .option("checkpointLocation", tmp_checkpoint).trigger(processingTime="200 milliseconds"))
     try:
         collector.wait_for(lambda c: len(c.union()) >= 10)
         second = make_topic(broker.host, broker.port, partitions=2, prefix=prefix)
@@ -124,10 +124,11 @@ def test_streaming_write_to_another_topic(spark, broker, tmp_checkpoint):
     source = make_topic(broker.host, broker.port, partitions=2)
     sink = make_topic(broker.host, broker.port, partitions=1)
     produce(broker.bootstrap_servers, source, _values(60, 2))
-    query = _stream(spark, broker.bootstrap_servers, subscribe=source, startingOffsets="earliest") \
-        .selectExpr("CAST(partition AS STRING) AS key", "upper(CAST(value AS STRING)) AS value") \
-        .writeStream.format("kafkawire").option("kafka.bootstrap.servers", broker.bootstrap_servers) \
-        .option("topic", sink).option("checkpointLocation", tmp_checkpoint).trigger(availableNow=True).start()
+    query = start_query(
+        _stream(spark, broker.bootstrap_servers, subscribe=source, startingOffsets="earliest")
+        .selectExpr("CAST(partition AS STRING) AS key", "upper(CAST(value AS STRING)) AS value")
+        .writeStream.format("kafkawire").option("kafka.bootstrap.servers", broker.bootstrap_servers)
+        .option("topic", sink).option("checkpointLocation", tmp_checkpoint).trigger(availableNow=True))
     assert query.awaitTermination(120)
     got = spark.read.format("kafkawire").option("kafka.bootstrap.servers", broker.bootstrap_servers) \
         .option("subscribe", sink).load().selectExpr("CAST(key AS STRING) k", "CAST(value AS STRING) v").collect()
@@ -178,9 +179,9 @@ def test_fail_on_data_loss_when_records_go_under_the_query(spark, mock_cluster, 
 
     def run(checkpoint, **options):
         collector = Collector()
-        query = _stream(spark, servers, subscribe="shrinking", startingOffsets="earliest", **options) \
-            .writeStream.foreachBatch(collector).option("checkpointLocation", checkpoint) \
-            .trigger(availableNow=True).start()
+        query = start_query(_stream(spark, servers, subscribe="shrinking", startingOffsets="earliest", **options)
+                            .writeStream.foreachBatch(collector).option("checkpointLocation", checkpoint)
+                            .trigger(availableNow=True))
         try:
             query.awaitTermination(120)
         except Exception as exc:  # the query's failure, re-raised by awaitTermination

@@ -6,7 +6,7 @@
 - ``consuming``: polling a KafkaConsumer until enough records came;
 - ``processes``: child processes that a failed test never leaves running, stopped with a signal;
 - ``scripted_produce``: a scripted peer that accepts Produce requests like a broker;
-- ``classic``: what the tests of the 0.9-era API (SimpleConsumer, classic producers) share.
+- ``simple``: what the tests of the simple layer (the 0.9 API: SimpleConsumer, SimpleProducer, ...) share.
 
-The classic-API client fixtures live in ``test/legacy/conftest.py``.
+The simple-layer client fixtures live in ``test/simple/conftest.py``.
 """

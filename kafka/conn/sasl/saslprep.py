@@ -12,7 +12,7 @@ import unicodedata
 
 # stringprep is defined over Unicode 3.2; normalizing with the current
 # database could give different results for characters changed since.
-_ucd_3_2 = unicodedata.ucd_3_2_0  # type: ignore[attr-defined]
+_ucd_3_2 = unicodedata.ucd_3_2_0
 
 _PROHIBITED = (
     (stringprep.in_table_c12, "non-ASCII space"),

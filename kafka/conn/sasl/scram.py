@@ -24,7 +24,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from typing import List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from kafka.conn.sasl.base import SaslMechanism, check_text, log
 from kafka.conn.sasl.errors import SaslAuthenticationError
@@ -136,8 +136,8 @@ class ScramMechanism(SaslMechanism):
         self.name = mechanism
         self._hash = SCRAM_HASHES[mechanism]
         self._raw_password = password
-        self._options = dict(min_iterations=min_iterations, max_iterations=max_iterations,
-                             saslprep=saslprep, token_auth=token_auth)
+        self._options: Dict[str, Any] = dict(min_iterations=min_iterations, max_iterations=max_iterations,
+                                             saslprep=saslprep, token_auth=token_auth)
         self._min_iterations = min_iterations
         self._max_iterations = max_iterations
         self._token_auth = token_auth

@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Dict, List, Optional, Sequence, Set
+from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from kafka import errors
 from kafka.consumer.group.assignors import lookup_all, rebalance_protocol
@@ -116,7 +116,7 @@ class ClassicMembership:
         self._group_topics: Set[str] = set()
         self._unreadable_members: Set[str] = set()  # reported once each, by the leader
         self._assigned_snapshot: Optional[Dict[str, int]] = None
-        self._metadata_wait: Optional[int] = None
+        self._metadata_wait: Optional[Tuple[int, float]] = None
         self._listener_error: Optional[BaseException] = None
         # heartbeats
         self._hb_enabled = False
@@ -279,10 +279,9 @@ class ClassicMembership:
             self._hb_enabled = False
             lost = self._lost or self.generation.generation_id < 0
         owned = self.subscription.assigned_partitions()
-        if lost:
-            if owned:
-                self._note(call_listener(self.subscription, "on_partitions_lost", owned))
-                self.subscription.assign_from_subscribed([])
+        if lost and owned:
+            self._note(call_listener(self.subscription, "on_partitions_lost", owned))
+            self.subscription.assign_from_subscribed([])
         else:
             if self.owner.config["enable_auto_commit"] and owned:
                 if self._prepare_commit is None:
@@ -293,9 +292,12 @@ class ClassicMembership:
                     log.warning("group %s: committing before the rebalance failed: %s",
                                 self.group_id, self._prepare_commit.exception)
                 self._prepare_commit = None
-            if self.protocol != COOPERATIVE and owned:
+            if self.protocol != COOPERATIVE:
+                # Called with an empty set too (the first join included), as
+                # kafka-python does: listeners written for it count on that.
                 self._note(call_listener(self.subscription, "on_partitions_revoked", owned))
-                self.subscription.assign_from_subscribed([])
+                if owned:
+                    self.subscription.assign_from_subscribed([])
             elif owned:
                 # Cooperative: keep everything, except topics no longer subscribed.
                 gone = {tp for tp in owned if not self.subscription.matches(tp.topic)}
@@ -492,8 +494,9 @@ class ClassicMembership:
                 return  # the membership was reset meanwhile: this answer is for a dead member
             self._sync_future = None
         exc: Optional[BaseException] = future.exception
-        if exc is None and future.value.error_code:
-            cls = errors.for_code(future.value.error_code)
+        response: Any = future.value  # the SyncGroup response when exc is None
+        if exc is None and response.error_code:
+            cls = errors.for_code(response.error_code)
             exc = cls("SyncGroup of group %s" % self.group_id)  # type: ignore[misc]
         if exc is not None:
             with self.lock:
@@ -517,7 +520,7 @@ class ClassicMembership:
             else:
                 raise exc
             return
-        data = future.value.assignment
+        data = response.assignment
         try:
             assignment = decode_assignment(data) if data else _Asg(assigned_partitions=[], user_data=None)
         except errors.ProtocolError as exc:
@@ -610,7 +613,7 @@ class ClassicMembership:
                 exc: Optional[BaseException] = result
             else:
                 cls = errors.for_code(result.error_code)
-                exc = cls("Heartbeat of group %s" % self.group_id) if cls else None  # type: ignore[misc]
+                exc = cls("Heartbeat of group %s" % self.group_id) if cls else None
             if generation != self.generation:
                 return  # an answer about an older generation
             now = time.monotonic()

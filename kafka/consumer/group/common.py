@@ -15,16 +15,7 @@ EAGER = "eager"
 COOPERATIVE = "cooperative"
 
 
-class CommitFailedError(errors.KafkaError):
-    """An offset commit was refused because the group rebalanced meanwhile.
-
-    The member's generation (or epoch) is no longer current: its partitions
-    may already belong to another member, so the commit cannot be retried.
-    Call ``poll()`` to rejoin the group; records processed since the last
-    successful commit may be delivered again.
-    """
-
-    retriable = False
+CommitFailedError = errors.CommitFailedError  # defined in kafka.errors, as in kafka-python
 
 
 class GroupMetadata(NamedTuple):
@@ -39,6 +30,10 @@ class GroupMetadata(NamedTuple):
     generation_id: int = -1
     member_id: str = ""
     group_instance_id: Optional[str] = None
+
+
+#: kafka-python 3's name for what :meth:`KafkaConsumer.group_metadata` returns.
+ConsumerGroupMetadata = GroupMetadata
 
 
 class Generation(NamedTuple):

@@ -181,7 +181,7 @@ class ConsumerGroupMembership:
             else:
                 cls = errors.for_code(result.error_code)
                 exc = cls("ConsumerGroupHeartbeat of group %s: %s" % (self.group_id, result.error_message or "")) \
-                    if cls else None  # type: ignore[misc]
+                    if cls else None
             if sent_epoch < 0:
                 return  # the answer to leaving
             if exc is None:

@@ -137,6 +137,11 @@ class CoordinatorLink:
                 self.last_error = None
                 raise fatal
             node = self.poll_lookup()
+            # A refused certificate or login, on every broker or on the
+            # coordinator, will not pass by waiting for the deadline.
+            refused = self.client.fatal_error() or (node is not None and self.client.permanent_failure(node))
+            if refused:
+                raise refused
             if node is not None:
                 if self.client.ready(node):
                     return True

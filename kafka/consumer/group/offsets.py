@@ -96,9 +96,9 @@ class OffsetCommitter:
                          for p, om in parts]) for topic, parts in by_topic.items()])
         return build
 
-    def _send_commit(self, offsets: Dict[TopicPartition, OffsetAndMetadata], call: int) -> Future:
+    def _send_commit(self, offsets: Dict[TopicPartition, OffsetAndMetadata], call: int) -> Future[None]:
         """One OffsetCommit attempt; the future resolves with None or fails with the first error."""
-        result = Future()
+        result: Future[None] = Future()
         try:
             identity = self._identity()
         except errors.KafkaError as exc:
@@ -185,7 +185,8 @@ class OffsetCommitter:
             log.debug("group %s: retrying offset commit after %s", self.group_id, last)
             self.link.client.poll(timeout_ms=min(self.backoff * 1000.0, left_ms(deadline)))
 
-    def commit_async(self, offsets: Mapping[Any, Any], callback: Optional[Callable[..., Any]] = None) -> Future:
+    def commit_async(self, offsets: Mapping[Any, Any],
+                     callback: Optional[Callable[..., Any]] = None) -> Future[Dict[TopicPartition, OffsetAndMetadata]]:
         """Commit without waiting. Not retried (a retry could land after a later commit).
 
         ``callback(offsets, exception_or_None)`` runs in the application's
@@ -195,7 +196,7 @@ class OffsetCommitter:
         """
         offsets = {TopicPartition(*tp): _offset_and_metadata(om) for tp, om in offsets.items()}
         call = next(self._calls)
-        outcome = Future()
+        outcome: Future[Dict[TopicPartition, OffsetAndMetadata]] = Future()
         if not offsets:
             outcome.success(offsets)
         elif self.link.poll_lookup() is None or not self.link.client.ready(self.link.node):
@@ -218,8 +219,9 @@ class OffsetCommitter:
             except Exception:  # user code
                 log.exception("offset commit callback %r raised", callback)
 
-    def _commit_when_ready(self, offsets: Dict[TopicPartition, OffsetAndMetadata], call: int) -> Future:
-        outcome = Future()
+    def _commit_when_ready(self, offsets: Dict[TopicPartition, OffsetAndMetadata],
+                           call: int) -> Future[Dict[TopicPartition, OffsetAndMetadata]]:
+        outcome: Future[Dict[TopicPartition, OffsetAndMetadata]] = Future()
         give_up = time.monotonic() + self.request_timeout_ms / 1000.0
         # Resolved by :meth:`drive`, called from the coordinator's poll.
         self._waiting.append((offsets, call, outcome, give_up))

@@ -4,9 +4,22 @@
 """
 
 from importlib import import_module
-from typing import Dict, List
+from typing import TYPE_CHECKING, Dict, List
 
 from kafka.protocol.schema import Api
+
+if TYPE_CHECKING:
+    # _collect() publishes the constants at import time; show them to mypy.
+    from kafka.protocol.apis.acls import *  # noqa: F401,F403
+    from kafka.protocol.apis.admin import *  # noqa: F401,F403
+    from kafka.protocol.apis.api_versions import *  # noqa: F401,F403
+    from kafka.protocol.apis.fetch import *  # noqa: F401,F403
+    from kafka.protocol.apis.groups import *  # noqa: F401,F403
+    from kafka.protocol.apis.metadata import *  # noqa: F401,F403
+    from kafka.protocol.apis.offsets import *  # noqa: F401,F403
+    from kafka.protocol.apis.produce import *  # noqa: F401,F403
+    from kafka.protocol.apis.sasl import *  # noqa: F401,F403
+    from kafka.protocol.apis.txn import *  # noqa: F401,F403
 
 #: Family modules; each defines one or more module-level ``Api`` objects.
 _FAMILIES = (
@@ -61,7 +74,7 @@ def by_name(name: str) -> Api:
     return _BY_NAME[name]
 
 
-_BY_REQUEST_CLASS = {a.Request: a for a in ALL_APIS}
+_BY_REQUEST_CLASS: Dict[type, Api] = {a.Request: a for a in ALL_APIS}
 
 
 def api_for(request: object) -> Api:

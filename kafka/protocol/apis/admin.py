@@ -166,7 +166,7 @@ _ALTER_CONFIGS_RESOURCE_RESPONSE = Struct(
 )
 
 # AlterConfigs (key 33): replace the whole config set of resources (the
-# legacy counterpart of IncrementalAlterConfigs).
+# older counterpart of IncrementalAlterConfigs).
 ALTER_CONFIGS = Api(
     "AlterConfigs", 33, (0, 2), flexible=2, route=Route.ANY,
     request=Struct(

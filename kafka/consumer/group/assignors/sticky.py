@@ -201,7 +201,7 @@ class StickyAssignor(PartitionAssignor):
         self._generation = generation_id
 
     def _claims(self, subs: Mapping[str, MemberSubscription]) -> Dict[str, Tuple[Sequence[TopicPartition], int]]:
-        claims = {}
+        claims: Dict[str, Tuple[Sequence[TopicPartition], int]] = {}
         for member_id, sub in subs.items():
             previous, generation = decode_sticky_user_data(sub.user_data)
             if not previous and sub.owned_partitions:
@@ -232,7 +232,7 @@ class CooperativeStickyAssignor(StickyAssignor):
         return encode_cooperative_user_data(self._generation)
 
     def _claims(self, subs: Mapping[str, MemberSubscription]) -> Dict[str, Tuple[Sequence[TopicPartition], int]]:
-        claims = {}
+        claims: Dict[str, Tuple[Sequence[TopicPartition], int]] = {}
         for member_id, sub in subs.items():
             generation = sub.generation_id if sub.generation_id >= 0 else decode_cooperative_user_data(sub.user_data)
             claims[member_id] = (list(sub.owned_partitions), generation)

@@ -1,0 +1,8 @@
+"""kafka-python's name for the range assignor."""
+
+from kafka.consumer.group.assignors.range import RangeAssignor
+
+#: kafka-python's name; accepted in ``partition_assignment_strategy`` like ``"range"``.
+RangePartitionAssignor = RangeAssignor
+
+__all__ = ["RangePartitionAssignor"]

@@ -1,0 +1,1 @@
+"""kafka-python's package of the sticky assignor."""

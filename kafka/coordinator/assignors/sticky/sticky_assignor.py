@@ -1,0 +1,8 @@
+"""kafka-python's name for the sticky assignor."""
+
+from kafka.consumer.group.assignors.sticky import StickyAssignor
+
+#: kafka-python's name; accepted in ``partition_assignment_strategy`` like ``"sticky"``.
+StickyPartitionAssignor = StickyAssignor
+
+__all__ = ["StickyPartitionAssignor"]

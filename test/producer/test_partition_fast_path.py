@@ -1,0 +1,48 @@
+"""send() with an explicit partition once the topic's partitions are known (KafkaProducer._send_to_partition)."""
+
+from __future__ import annotations
+
+import uuid
+
+import pytest
+
+from kafka import direct, errors
+from kafka.conn.blocking import BlockingConnection
+from kafka.producer import KafkaProducer
+
+
+def _topic(broker, partitions):
+    name = "fastpart-" + uuid.uuid4().hex[:8]
+    with BlockingConnection(broker.host, broker.port) as conn:
+        direct.create_topic(conn, name, partitions=partitions)
+    return name
+
+
+def test_explicit_partitions_keys_and_timestamps_after_the_first_send(broker):
+    topic = _topic(broker, 2)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:
+        producer.send(topic, b"first", partition=0).get(10)  # partitions now cached
+        futures = [producer.send(topic, b"v%d" % i, key=b"k" if i % 2 else None, partition=i % 2,
+                                 timestamp_ms=1_700_000_000_000 + i if i % 3 else None) for i in range(40)]
+        producer.flush(10)
+        got = [f.get(0) for f in futures]
+    assert [m.partition for m in got] == [i % 2 for i in range(40)]
+    assert [m.timestamp for i, m in enumerate(got) if i % 3] == [1_700_000_000_000 + i for i in range(40) if i % 3]
+    assert [m.offset for m in got if m.partition == 1] == list(range(20))
+
+
+def test_explicit_partition_checks_still_apply(broker):
+    topic = _topic(broker, 2)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:
+        producer.send(topic, b"first", partition=0).get(10)
+        with pytest.raises(errors.IllegalArgumentError):
+            producer.send(topic, b"x", partition=2)
+        with pytest.raises(errors.IllegalArgumentError):
+            producer.send(topic, b"x", partition=-1)
+        with pytest.raises(errors.IllegalArgumentError):
+            producer.send(topic, b"x", partition=0, timestamp_ms=-5)
+        with pytest.raises(errors.IllegalArgumentTypeError):
+            producer.send(topic, b"x", key="text", partition=0)
+        with pytest.raises(errors.IllegalArgumentTypeError):
+            producer.send(topic, b"x", partition=True)
+        assert producer.send(topic, b"x", partition=1).get(10).partition == 1

@@ -1,0 +1,28 @@
+"""Ready-made answers for a :class:`kafka.testing.ScriptedPeer` playing a healthy broker."""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Dict, Iterator
+
+from kafka.testing import ReceivedRequest
+
+
+def produce_answer(request: ReceivedRequest, base_offset: int) -> Dict[str, Any]:
+    """A Produce response accepting every partition of ``request`` at ``base_offset``."""
+    return {"responses": [
+        {"name": t.name, "topic_id": t.topic_id,
+         "partition_responses": [{"index": p.index, "error_code": 0, "base_offset": base_offset,
+                                  "log_append_time_ms": -1, "log_start_offset": 0}
+                                 for p in t.partition_data]}
+        for t in request.body.topic_data]}
+
+
+def counting_produce(first_offset: int = 0) -> Callable[[ReceivedRequest], Dict[str, Any]]:
+    """A Produce handler giving each request the next offset, from ``first_offset``."""
+    offsets: Iterator[int] = iter(range(first_offset, 1 << 62))
+    return lambda request: produce_answer(request, next(offsets))
+
+
+def init_producer_id(request: ReceivedRequest) -> Dict[str, Any]:
+    """An InitProducerId answer granting producer id 1000, epoch 0."""
+    return {"error_code": 0, "producer_id": 1000, "producer_epoch": 0}
