@@ -2,8 +2,10 @@
 
     python benchmarks/spark.py                  # 1M 100-byte records, 3 runs, embedded broker
     python benchmarks/spark.py --records 200000 --runs 1
+    python benchmarks/spark.py --master cluster --skip stream
 
-Measures, on ``local[2]``:
+Measures, on ``local[2]`` and on a Spark standalone cluster of two one-core
+workers started on 127.0.0.1 from the installed pyspark (``--master``):
 
 * batch read: ``df.count()`` over N 100-byte records of a 4-partition topic;
 * batch write: N rows of 100-byte values into a 4-partition topic;
@@ -212,12 +214,49 @@ def _summary(results: List[Dict[str, Any]]) -> Dict[str, Any]:
     return dict(best, rates=[round(r["rate"]) for r in results])
 
 
+def _session(master: str, work: str, repo: str) -> Any:
+    from pyspark.sql import SparkSession
+
+    builder = SparkSession.builder.master(master).appName("kafkawire-bench") \
+        .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4") \
+        .config("spark.local.dir", work).config("spark.driver.host", "127.0.0.1") \
+        .config("spark.driver.bindAddress", "127.0.0.1").config("spark.executorEnv.PYTHONPATH", repo) \
+        .config("spark.executorEnv." + TIMINGS_ENV, os.environ[TIMINGS_ENV])
+    if master.startswith("spark://"):
+        builder = builder.config("spark.executor.cores", "1").config("spark.cores.max", "2") \
+            .config("spark.executor.memory", "1g")
+    spark = builder.getOrCreate()
+    spark.sparkContext.setLogLevel("ERROR")
+    kafka.spark.register(spark)
+    if master.startswith("spark://"):
+        deadline = time.monotonic() + 120
+        while spark.sparkContext._jsc.sc().getExecutorMemoryStatus().size() < 3:  # the driver + 2 executors
+            if time.monotonic() > deadline:
+                raise SystemExit("the executors did not register within 120 s")
+            time.sleep(0.2)
+    return spark
+
+
+def _bench_on(spark: Any, servers: str, topic: str, args: Any, timings: str, work: str) -> Dict[str, Any]:
+    report: Dict[str, Any] = {}
+    if "read" not in args.skip:
+        report["batch_read"] = bench_read(spark, servers, topic, args.records, args.runs, timings)
+    if "write" not in args.skip:
+        report["batch_write"] = bench_write(spark, servers, args.records, args.runs, timings)
+    if "stream" not in args.skip:
+        report["streaming"] = bench_stream(spark, servers, args.stream_seconds,
+                                           tempfile.mkdtemp(prefix="ckpt-", dir=work))
+    return report
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--bootstrap-servers", help="default: an embedded broker")
     parser.add_argument("--stream-seconds", type=float, default=10.0)
+    parser.add_argument("--master", choices=["local", "cluster", "both"], default="both",
+                        help="local[2], a standalone cluster of two one-core workers on 127.0.0.1, or both")
     parser.add_argument("--skip", action="append", default=[], choices=["read", "write", "stream", "client"])
     args = parser.parse_args()
 
@@ -225,36 +264,39 @@ def main() -> None:
     work = tempfile.mkdtemp(prefix="kafkawire-bench-spark-")
     timings = os.path.join(work, "timings.jsonl")
     os.environ[TIMINGS_ENV] = timings  # inherited by Spark's Python workers
-    from pyspark.sql import SparkSession
+    repo = os.path.dirname(HERE)
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p)
 
+    report: Dict[str, Any] = {"records": args.records, "value_bytes": VALUE_SIZE, "partitions": PARTITIONS,
+                              "python": sys.version.split()[0]}
     with contextlib.ExitStack() as stack:
         servers = args.bootstrap_servers
         if servers is None:
             from kafka.testing import EmbeddedBroker
 
             servers = stack.enter_context(EmbeddedBroker()).bootstrap_servers
-        spark = SparkSession.builder.master("local[2]").appName("kafkawire-bench") \
-            .config("spark.ui.enabled", "false").config("spark.sql.shuffle.partitions", "4") \
-            .config("spark.local.dir", work).getOrCreate()
-        spark.sparkContext.setLogLevel("ERROR")
-        stack.callback(spark.stop)
-        kafka.spark.register(spark)
-        report: Dict[str, Any] = {"records": args.records, "value_bytes": VALUE_SIZE, "partitions": PARTITIONS,
-                                  "master": "local[2]", "python": sys.version.split()[0]}
+        topic = _create(servers, PARTITIONS)
         if "read" not in args.skip or "client" not in args.skip:
-            topic = _create(servers, PARTITIONS)
             report["fill_s"] = round(_fill(servers, topic, args.records), 2)
-            if "client" not in args.skip:
-                report["client_alone_records_per_s"] = {k: round(v) for k, v in
-                                                        _client_alone(servers, topic, args.records).items()}
-            if "read" not in args.skip:
-                report["batch_read"] = bench_read(spark, servers, topic, args.records, args.runs, timings)
-        if "write" not in args.skip:
-            report["batch_write"] = bench_write(spark, servers, args.records, args.runs, timings)
-        if "stream" not in args.skip:
-            report["streaming"] = bench_stream(spark, servers, args.stream_seconds, os.path.join(work, "ckpt"))
+        if "client" not in args.skip:
+            report["client_alone_records_per_s"] = {k: round(v) for k, v in
+                                                    _client_alone(servers, topic, args.records).items()}
+        for name in (("local", "cluster") if args.master == "both" else (args.master,)):
+            with contextlib.ExitStack() as on_master:
+                if name == "local":
+                    master = "local[2]"
+                else:
+                    from kafka.testing.spark_cluster import SparkStandaloneCluster
+
+                    master = on_master.enter_context(SparkStandaloneCluster(workers=2, memory="2g")).url
+                spark = _session(master, work, repo)
+                on_master.callback(spark.stop)
+                report[name] = dict(master=master, **_bench_on(spark, servers, topic, args, timings, work))
     print(json.dumps(report, indent=2, default=lambda v: round(v, 3) if isinstance(v, float) else str(v)))
-    _explain(report)
+    for name in ("local", "cluster"):
+        if name in report:
+            print("-- %s (%s)" % (name, report[name]["master"]))
+            _explain(report[name])
 
 
 def _explain(report: Dict[str, Any]) -> None:

@@ -45,11 +45,43 @@ settings.register_profile("ci", deadline=None, print_blob=True,
 settings.load_profile(os.environ.get("KAFKAWIRE_HYPOTHESIS_PROFILE", "default"))
 
 
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: List[pytest.Item]) -> None:
-    """Keep the Spark tests on one xdist worker: they share one SparkSession (~10 s to start)."""
+    """Keep the Spark tests on one xdist worker: they share one SparkSession (~10 s to start).
+
+    ``test/spark`` (local[2]) and ``test/spark_cluster`` (a standalone
+    cluster) share the group too: one process can hold only one
+    SparkContext at a time (see ``test/spark_sessions.py``), and two groups
+    may land on the same worker.
+
+    xdist (3.8) groups by an ``@spark`` suffix it appends to ``item._nodeid``
+    in its own hook; from pytest 9.2 on the node id lives elsewhere, so that
+    suffix is lost and the group ignored. The suffix is set here too.
+    """
+    loadgroup = bool(config.getoption("dist", None) == "loadgroup" or getattr(config.option, "loadgroup", False))
     for item in items:
-        if "spark" in item.path.parts[-2:-1]:
+        if item.path.parent.name in ("spark", "spark_cluster"):
             item.add_marker(pytest.mark.xdist_group("spark"))
+            if loadgroup and not item.nodeid.endswith("@spark"):
+                _suffix_node_id(item, "@spark")
+
+
+def _suffix_node_id(item: pytest.Item, suffix: str) -> None:
+    try:
+        from _pytest.nodes import coerce_node_id  # type: ignore[attr-defined]
+    except ImportError:  # pytest before 9.2: xdist's own suffix works
+        return
+    item._id = coerce_node_id(item.nodeid + suffix)  # type: ignore[attr-defined]
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop the SparkSession, and the Spark cluster, the Spark tests left running, if any."""
+    import sys
+
+    sessions = sys.modules.get("test.spark_sessions")
+    if sessions is not None:
+        sessions.stop()  # type: ignore[attr-defined]
+        sessions.stop_cluster()  # type: ignore[attr-defined]
 
 
 def _strict() -> bool:

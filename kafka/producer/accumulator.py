@@ -20,7 +20,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Se
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD, Header, ProducerBatch, estimate_record_size
-from kafka.producer.future import FutureRecordMetadata, header_size
+from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
 from kafka.structs import TopicPartition
 
 
@@ -118,6 +118,62 @@ class RecordAccumulator:
             batch.memory = size + BATCH_OVERHEAD
             queue.append(batch)
             return future, previous_full or batch.is_full(), True
+
+    def append_many(self, tp: TopicPartition, records: Sequence[Tuple[int, Optional[bytes], Optional[bytes],
+                                                                      Optional[Sequence[Header]]]],
+                    sizes: Sequence[int], max_block: float) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
+        """Add ``records`` (``(timestamp, key, value, headers)``, in order) to ``tp``'s batches.
+
+        ``sizes`` are their :func:`~kafka.producer.batch.estimate_record_size`
+        values. Records fill the open batch, then as many new batches as
+        needed, a whole run at a time. Returns ``([(batch result, index of the
+        first record in that batch, record count), ...], a batch became
+        full)``. Blocks up to ``max_block`` seconds per run while
+        ``buffer_memory`` is used up.
+        """
+        placed: List[Tuple[ProduceResult, int, int]] = []
+        full = False
+        i, n = 0, len(records)
+        with self._lock:
+            if self._closed:
+                raise IllegalStateError("the producer is closed")
+            queue = self._batches.get(tp)
+            if queue is None:
+                queue = self._batches[tp] = deque()
+            while i < n:
+                last = queue[-1] if queue else None
+                is_open = last is not None and last.drained == 0.0 and last.size + sizes[i] <= last.max_size
+                if is_open:
+                    assert last is not None
+                    room = last.max_size - last.size
+                else:
+                    if last is not None and last.drained == 0.0:
+                        full = True  # the open batch has no room for the next record
+                    room = max(self.batch_size, sizes[i] + BATCH_OVERHEAD) - BATCH_OVERHEAD
+                j, total = i, 0
+                while j < n and total + sizes[j] <= room:
+                    total += sizes[j]
+                    j += 1
+                reserve = total if is_open else total + BATCH_OVERHEAD
+                self._reserve(reserve, max_block)
+                if is_open and last is not None and last.drained != 0.0:
+                    # Drained while this thread waited for memory: start a new batch.
+                    self._used -= reserve
+                    continue
+                if not is_open:
+                    last = ProducerBatch(tp, time.monotonic(), room + BATCH_OVERHEAD)
+                    last.result.on_wait = self.wake
+                    last.memory = BATCH_OVERHEAD
+                    queue.append(last)
+                assert last is not None
+                placed.append((last.result, len(last.records), j - i))
+                last.records.extend(records[i:j])
+                last.size += total
+                last.memory += total
+                if last.size >= last.max_size:
+                    full = True
+                i = j
+        return placed, full
 
     def _reserve(self, size: int, max_block: float) -> None:
         # Called with the lock held.

@@ -15,7 +15,7 @@ import logging
 import threading
 import time
 import weakref
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
 
 from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
@@ -33,6 +33,9 @@ from kafka.record import codecs
 from kafka.record.record import Header
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
+
+if TYPE_CHECKING:
+    from kafka.producer.bulk import BatchSendFuture
 
 _time = time.time
 
@@ -388,6 +391,30 @@ class KafkaProducer:
         if full or new_batch:
             self._batch_event(topic, full, sticky, all_parts, available)
         return future
+
+    def send_batch(self, topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
+                   headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
+                   timestamps: Optional[Sequence[int]] = None) -> "BatchSendFuture":
+        """Queue many records of ``topic`` at once; return one future for all of them.
+
+        ``values`` (and ``keys``, ``headers``, ``timestamps`` when given)
+        are columns: item ``i`` of each makes record ``i``. ``partition``
+        sends every record there; otherwise records are partitioned as
+        :meth:`send` does (by key, or a batch's worth at a time to the
+        sticky partition), keeping their given order within each partition.
+        The records are checked as :meth:`send` checks them, before any is
+        queued, and go through the same batches, retries, idempotence and
+        transactions. Much faster than one :meth:`send` per record: no call
+        and no future per record.
+
+        The returned :class:`~kafka.producer.bulk.BatchSendFuture`'s
+        ``get(timeout)`` waits for every record and returns their number,
+        or raises the first failure.
+        """
+        self._check_open()
+        from kafka.producer.bulk import send_batch
+
+        return send_batch(self, topic, values, keys, headers, partition, timestamps)
 
     def _batch_event(self, topic: str, full: bool, sticky: bool, all_parts: List[int],
                      available: List[int]) -> None:

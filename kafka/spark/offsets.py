@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple
+import time
+from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, TypeVar
 
 from kafka import errors
 from kafka.client.routing import RoutingClient
@@ -22,6 +23,8 @@ from kafka.consumer.subscription import SubscriptionState
 from kafka.protocol.apis import FETCH
 from kafka.spark.options import EARLIEST, LATEST, OffsetSpec, SourceOptions, TimestampSpec
 from kafka.structs import TopicPartition
+
+T = TypeVar("T")
 
 log = logging.getLogger(__name__)
 
@@ -86,8 +89,24 @@ class OffsetReader:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
+    def _retrying(self, lookup: Callable[[], T]) -> T:
+        """``lookup()``, tried again on a retriable error as ``fetchOffset.numRetries`` /
+        ``fetchOffset.retryIntervalMs`` say (Spark's defaults: 3 retries, 10 ms apart)."""
+        attempt = 0
+        while True:
+            try:
+                return lookup()
+            except errors.KafkaError as exc:
+                if not exc.retriable or attempt >= self.options.fetch_offset_retries:
+                    raise
+                attempt += 1
+                time.sleep(self.options.fetch_offset_retry_interval_ms / 1000.0)
+
     def partitions(self) -> List[Tuple[str, int]]:
         """The partitions the query reads now (topics that do not exist contribute none)."""
+        return self._retrying(self._partitions)
+
+    def _partitions(self) -> List[Tuple[str, int]]:
         opts = self.options
         if opts.assign is not None:
             return sorted(set(opts.assign))
@@ -115,8 +134,8 @@ class OffsetReader:
     def _list(self, timestamps: Mapping[Tuple[str, int], int]) -> Dict[Tuple[str, int], Optional[int]]:
         if not timestamps:
             return {}
-        found = self._fetcher.list_offsets({TopicPartition(*tp): ts for tp, ts in timestamps.items()},
-                                           self.timeout_ms)
+        found = self._retrying(lambda: self._fetcher.list_offsets(
+            {TopicPartition(*tp): ts for tp, ts in timestamps.items()}, self.timeout_ms))
         return {tp: (found[TopicPartition(*tp)].offset if TopicPartition(*tp) in found else None)
                 for tp in timestamps}
 
@@ -239,30 +258,41 @@ class OffsetReader:
 
 # -- pure planning -------------------------------------------------------------------------
 
+def _split(r: OffsetRange, parts: int) -> List[OffsetRange]:
+    """``r`` cut into ``parts`` nearly equal non-empty pieces."""
+    out = []
+    remaining, begin = r.size, r.start
+    for index in range(parts):
+        share = remaining // (parts - index)
+        remaining -= share
+        stop = min(begin + share, r.end)
+        if stop > begin:
+            out.append(OffsetRange(r.topic, r.partition, begin, stop))
+        begin = stop
+    return out
+
+
 def plan_ranges(start: Mapping[Tuple[str, int], int], end: Mapping[Tuple[str, int], int],
-                min_partitions: Optional[int] = None) -> List[OffsetRange]:
+                min_partitions: Optional[int] = None,
+                max_records_per_partition: Optional[int] = None) -> List[OffsetRange]:
     """Non-empty ranges from ``start`` to ``end`` per partition, split to reach ``min_partitions``.
 
-    As Spark's connector does: when there are fewer ranges than
+    As Spark's connector does: a range holding more than
+    ``max_records_per_partition`` records is first cut into that many
+    records or fewer; then, when there are fewer ranges than
     ``min_partitions``, each range is cut into pieces in proportion to its
     share of all records (at least one piece each).
     """
     ranges = [OffsetRange(tp[0], tp[1], start[tp], end[tp]) for tp in sorted(end) if tp in start]
     ranges = [r for r in ranges if r.size > 0]
+    if max_records_per_partition:
+        ranges = [piece for r in ranges for piece in _split(r, -(-r.size // max_records_per_partition))]
     if not min_partitions or len(ranges) >= min_partitions:
         return ranges
     total = sum(r.size for r in ranges)
     out: List[OffsetRange] = []
     for r in ranges:
-        parts = max(int(r.size / total * min_partitions + 0.5), 1)
-        remaining, begin = r.size, r.start
-        for index in range(parts):
-            share = remaining // (parts - index)
-            remaining -= share
-            stop = min(begin + share, r.end)
-            if stop > begin:
-                out.append(OffsetRange(r.topic, r.partition, begin, stop))
-            begin = stop
+        out.extend(_split(r, max(int(r.size / total * min_partitions + 0.5), 1)))
     return out
 
 

@@ -31,8 +31,11 @@ REJECTED_KAFKA_KEYS = {
     "enable.auto.commit": "offsets are tracked by Spark's checkpoint",
     "interceptor.classes": "interceptors are not supported",
 }
-#: Accepted for compatibility and ignored: the data source uses no consumer group.
+#: Taken out of the client settings: ``kafka.group.id`` is handled as Spark
+#: does (see :attr:`SourceOptions.group_id`), not passed on as is.
 IGNORED_KAFKA_KEYS = {"group.id"}
+#: Spark's default prefix of the group ids it generates for a query.
+DEFAULT_GROUP_ID_PREFIX = "spark-kafka-source"
 #: Java client names that differ from ours.
 KAFKA_KEY_ALIASES = {
     "ssl.truststore.location": "ssl_cafile",
@@ -76,6 +79,11 @@ class SourceOptions(NamedTuple):
     min_offsets_per_trigger: Optional[int]
     max_trigger_delay_ms: int
     poll_timeout_ms: int
+    group_id: Optional[str] = None  # kafka.group.id, given by the user: the group our consumers use
+    group_id_prefix: str = DEFAULT_GROUP_ID_PREFIX
+    fetch_offset_retries: int = 3   # fetchOffset.numRetries
+    fetch_offset_retry_interval_ms: int = 10  # fetchOffset.retryIntervalMs
+    max_records_per_partition: Optional[int] = None
 
 
 class SinkOptions(NamedTuple):
@@ -83,6 +91,7 @@ class SinkOptions(NamedTuple):
 
     client: Dict[str, Any]          # settings for our producer, our names
     topic: Optional[str]
+    include_headers: bool = True    # includeHeaders=false leaves a headers column out of the records
 
 
 def _lower(options: Mapping[str, str]) -> Dict[str, str]:
@@ -299,6 +308,9 @@ def parse_source_options(options: Mapping[str, str], streaming: bool) -> SourceO
     if strategy not in ("error", "latest"):
         raise _fail("option startingOffsetsByTimestampStrategy must be 'error' or 'latest', not %r" % strategy)
     delay = opts.get("maxtriggerdelay")
+    group_id = _group_id(options)
+    if group_id is not None:
+        client["group_id"] = group_id
     return SourceOptions(
         client=client, subscribe=subscribe, pattern=pattern, assign=assign,
         starting=starting, ending=ending, starting_ts=starting_ts, ending_ts=ending_ts,
@@ -310,7 +322,30 @@ def parse_source_options(options: Mapping[str, str], streaming: bool) -> SourceO
         min_offsets_per_trigger=_int(opts, "minOffsetsPerTrigger"),
         max_trigger_delay_ms=parse_duration_ms("maxTriggerDelay", delay) if delay is not None else 15 * 60 * 1000,
         poll_timeout_ms=_int(opts, "kafkaConsumer.pollTimeoutMs") or 120000,
+        group_id=group_id,
+        group_id_prefix=_prefix(opts),
+        fetch_offset_retries=_default(_int(opts, "fetchOffset.numRetries", minimum=0), 3),
+        fetch_offset_retry_interval_ms=_default(_int(opts, "fetchOffset.retryIntervalMs", minimum=0), 10),
+        max_records_per_partition=_int(opts, "maxRecordsPerPartition"),
     )
+
+
+def _default(value: Optional[int], default: int) -> int:
+    return default if value is None else value
+
+
+def _group_id(options: Mapping[str, str]) -> Optional[str]:
+    value = _lower(options).get("kafka.group.id")
+    if value is not None and not str(value).strip():
+        raise _fail("option kafka.group.id is empty")
+    return value
+
+
+def _prefix(opts: Dict[str, str]) -> str:
+    value = opts.get("groupidprefix", DEFAULT_GROUP_ID_PREFIX)
+    if not str(value).strip():
+        raise _fail("option groupIdPrefix is empty")
+    return str(value)
 
 
 def parse_sink_options(options: Mapping[str, str]) -> SinkOptions:
@@ -320,4 +355,4 @@ def parse_sink_options(options: Mapping[str, str]) -> SinkOptions:
     topic = opts.get("topic")
     if topic is not None and not str(topic).strip():
         raise _fail("option topic is empty")
-    return SinkOptions(client=client, topic=topic)
+    return SinkOptions(client=client, topic=topic, include_headers=_bool(opts, "includeHeaders", True))

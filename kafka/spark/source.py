@@ -125,7 +125,8 @@ class KafkaBatchReader(DataSourceReader):
                 raise errors.IllegalArgumentError(
                     "kafkawire: the ending offset %d of %s-%d is before its starting offset %d"
                     % (end[tp], tp[0], tp[1], start[tp]))
-        return [KafkaInputPartition(r) for r in plan_ranges(start, end, opts.min_partitions)]
+        ranges = plan_ranges(start, end, opts.min_partitions, opts.max_records_per_partition)
+        return [KafkaInputPartition(r) for r in ranges]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         return _read(self.options, partition)
@@ -225,7 +226,8 @@ class KafkaStreamReader(DataSourceStreamReader, SupportsTriggerAvailableNow):
                         "kafkawire: %s-%d went back from offset %d to %d (data loss); set "
                         "failOnDataLoss=false to go on" % (tp[0], tp[1], begin[tp], offset))
                 begin[tp] = offset
-        return [KafkaInputPartition(r) for r in plan_ranges(begin, until, self.options.min_partitions)]
+        return [KafkaInputPartition(r) for r in plan_ranges(begin, until, self.options.min_partitions,
+                                                                 self.options.max_records_per_partition)]
 
     def read(self, partition: InputPartition) -> Iterator[Any]:
         return _read(self.options, partition)
@@ -294,6 +296,8 @@ def _write(sink: SinkOptions, batches: Iterator[Any]) -> KafkaCommitMessage:
             names = [n.lower() if n.lower() in _WRITE_COLUMNS else n for n in batch.schema.names]
             if names != batch.schema.names:
                 batch = batch.rename_columns(names)
+            if not sink.include_headers and "headers" in names:
+                batch = batch.drop_columns(["headers"])
             yield batch
 
     return KafkaCommitMessage(worker.write_batches(sink.client, sink.topic, renamed(batches)))

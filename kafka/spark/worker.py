@@ -60,7 +60,8 @@ def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> ModernKa
     config = dict(client)
     config.setdefault("max_poll_records", ROWS_PER_BATCH)
     config.setdefault("fetch_max_wait_ms", 100)
-    config.update(enable_auto_commit=False, group_id=None,
+    # kafka.group.id, when given, is the group the consumer names (it never commits to it).
+    config.update(enable_auto_commit=False, group_id=client.get("group_id"),
                   auto_offset_reset="none" if fail_on_data_loss else "earliest")
     return _cached(_consumers, _key(config), lambda: ModernKafkaConsumer(**config))
 
@@ -229,6 +230,97 @@ def _unfinished(futures: List[Any], failures: List[BaseException]) -> List[Any]:
     return pending
 
 
+def _binary_list(column: Any, name: str) -> List[Optional[bytes]]:
+    """A binary or string Arrow column as a list of bytes (None for nulls)."""
+    import pyarrow as pa
+
+    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
+        column = column.cast(pa.binary())
+    elif not (pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type)):
+        raise errors.IllegalArgumentError("kafkawire: column %s must be binary or string, got %s"
+                                          % (name, column.type))
+    return column.to_pylist()
+
+
+def _bulk_groups(batch: Any, default_topic: Optional[str]) -> Optional[List[Tuple[str, Optional[int], List[Any],
+                                                                                 Optional[List[Any]],
+                                                                                 Optional[List[Any]]]]]:
+    """``(topic, partition, values, keys, headers)`` runs for :meth:`KafkaProducer.send_batch`.
+
+    None when the rows cannot go in bulk without changing their order within
+    a Kafka partition: several topics in the topic column, or a partition
+    column with nulls (those rows are placed by key, between the others).
+    """
+    names = batch.schema.names
+    topic = default_topic
+    if topic is None:
+        topics = batch.column(names.index("topic"))
+        if topics.null_count:
+            raise errors.IllegalArgumentError("kafkawire: a row has a null topic and no topic option is set")
+        distinct = topics.unique()
+        if len(distinct) != 1:
+            return None
+        topic = distinct[0].as_py()
+    parts = batch.column(names.index("partition")) if "partition" in names else None
+    if parts is not None and parts.null_count:
+        if parts.null_count != len(parts):
+            return None
+        parts = None
+    values = _binary_list(batch.column(names.index("value")), "value")
+    keys = _binary_list(batch.column(names.index("key")), "key") if "key" in names else None
+    if keys is None:
+        if None in values:
+            raise errors.IllegalArgumentError("kafkawire: a row has neither a key nor a value")
+    elif any(k is None and v is None for k, v in zip(keys, values)):
+        raise errors.IllegalArgumentError("kafkawire: a row has neither a key nor a value")
+    headers = None
+    if "headers" in names and batch.column(names.index("headers")).null_count != batch.num_rows:
+        headers = [[(h["key"], _text_or_bytes(h["value"], "headers.value")) for h in row] if row else None
+                   for row in batch.column(names.index("headers")).to_pylist()]
+    assert topic is not None
+    if parts is None:
+        return [(topic, None, values, keys, headers)]
+    groups: Dict[int, List[int]] = {}
+    for i, partition in enumerate(parts.to_pylist()):
+        groups.setdefault(partition, []).append(i)
+    out = []
+    for partition, rows in groups.items():
+        out.append((topic, partition, [values[i] for i in rows], None if keys is None else [keys[i] for i in rows],
+                    None if headers is None else [headers[i] for i in rows]))
+    return out
+
+
+def _send_rows(producer: KafkaProducer, batch: Any, default_topic: Optional[str], futures: List[Any]) -> int:
+    """Send the rows of ``batch`` one ``send()`` each (rows of several topics, or some without a partition)."""
+    names = batch.schema.names
+    n = batch.num_rows
+    values = batch.column(names.index("value")).to_pylist()
+    keys = batch.column(names.index("key")).to_pylist() if "key" in names else [None] * n
+    topics = batch.column(names.index("topic")).to_pylist() if "topic" in names else [None] * n
+    parts = batch.column(names.index("partition")).to_pylist() if "partition" in names else [None] * n
+    headers = batch.column(names.index("headers")).to_pylist() if "headers" in names else None
+    send = producer.send
+    append = futures.append
+    for i in range(n):
+        topic = default_topic if default_topic is not None else topics[i]
+        if topic is None:
+            raise errors.IllegalArgumentError(
+                "kafkawire: a row has a null topic and no topic option is set")
+        key = keys[i]
+        value = values[i]
+        if key is not None and type(key) is not bytes:
+            key = _text_or_bytes(key, "key")
+        if value is not None and type(value) is not bytes:
+            value = _text_or_bytes(value, "value")
+        row_headers = None
+        if headers is not None and headers[i]:
+            row_headers = [(h["key"], _text_or_bytes(h["value"], "headers.value")) for h in headers[i]]
+        if value is None and key is None:
+            raise errors.IllegalArgumentError("kafkawire: a row has neither a key nor a value")
+        append(send(topic, value=value, key=key, headers=row_headers, partition=parts[i]))
+    return n
+
+
 def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches: Iterator[Any]) -> int:
     """Send the rows of Arrow ``batches``; return how many once all are acknowledged.
 
@@ -245,33 +337,13 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     send_s = 0.0
     for batch in batches:
         batch_started = time.perf_counter()
-        names = batch.schema.names
-        n = batch.num_rows
-        values = batch.column(names.index("value")).to_pylist()
-        keys = batch.column(names.index("key")).to_pylist() if "key" in names else [None] * n
-        topics = batch.column(names.index("topic")).to_pylist() if "topic" in names else [None] * n
-        parts = batch.column(names.index("partition")).to_pylist() if "partition" in names else [None] * n
-        headers = batch.column(names.index("headers")).to_pylist() if "headers" in names else None
-        send = producer.send
-        append = futures.append
-        for i in range(n):
-            topic = default_topic if default_topic is not None else topics[i]
-            if topic is None:
-                raise errors.IllegalArgumentError(
-                    "kafkawire: a row has a null topic and no topic option is set")
-            key = keys[i]
-            value = values[i]
-            if key is not None and type(key) is not bytes:
-                key = _text_or_bytes(key, "key")
-            if value is not None and type(value) is not bytes:
-                value = _text_or_bytes(value, "value")
-            row_headers = None
-            if headers is not None and headers[i]:
-                row_headers = [(h["key"], _text_or_bytes(h["value"], "headers.value")) for h in headers[i]]
-            if value is None and key is None:
-                raise errors.IllegalArgumentError("kafkawire: a row has neither a key nor a value")
-            append(send(topic, value=value, key=key, headers=row_headers, partition=parts[i]))
-            count += 1
+        bulk = _bulk_groups(batch, default_topic)
+        if bulk is not None:
+            for topic, partition, values, keys, headers in bulk:
+                futures.append(producer.send_batch(topic, values, keys=keys, headers=headers, partition=partition))
+            count += batch.num_rows
+        else:
+            count += _send_rows(producer, batch, default_topic, futures)
         # Checking futures in bulk costs far less than a callback per record.
         futures = _unfinished(futures, failures)
         send_s += time.perf_counter() - batch_started
@@ -285,5 +357,6 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     _report("write", rows=count, task_s=elapsed, flush_s=time.perf_counter() - flush_started,
             send_s=send_s)
     if failures:
-        raise errors.KafkaError("kafkawire: %d record(s) could not be written: %r" % (len(failures), failures[0]))
+        raise errors.KafkaError("kafkawire: records could not be written (%d failed send(s)): %r"
+                                % (len(failures), failures[0]))
     return count

@@ -1,4 +1,4 @@
-"""One local[2] SparkSession for the whole test run (it takes about 10 s to start).
+"""One local[2] SparkSession for the whole test run (it takes about 10 s to start; see test/spark_sessions.py).
 
 Spark tests skip when pyspark is not installed, unless
 ``KAFKAWIRE_REQUIRE_BROKER=1`` is set (``run_tests.sh`` sets it): then they fail.
@@ -32,31 +32,16 @@ def _pyspark_or_skip() -> None:
         pytest.skip("pyspark is not installed")
 
 
-@pytest.fixture(scope="session")
-def spark() -> Iterator[object]:
-    """A local[2] SparkSession with the kafkawire source registered."""
+@pytest.fixture
+def spark(request: pytest.FixtureRequest) -> Iterator[object]:
+    """A local[2] SparkSession with the kafkawire source registered (one for the whole run)."""
     _pyspark_or_skip()
-    import kafka.spark
+    from test import spark_sessions
 
-    kafka.spark.configure_python()
-    from pyspark.sql import SparkSession
-
-    work = tempfile.mkdtemp(prefix="kafkawire-spark-")
-    session = (SparkSession.builder.master("local[2]").appName("kafkawire-tests")
-               .config("spark.ui.enabled", "false")
-               .config("spark.sql.shuffle.partitions", "2")
-               .config("spark.default.parallelism", "2")
-               .config("spark.sql.streaming.pollingDelay", "10ms")
-               .config("spark.local.dir", work)
-               .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + work)
-               .getOrCreate())
-    session.sparkContext.setLogLevel("ERROR")
-    kafka.spark.register(session)
-    try:
-        yield session
-    finally:
-        session.stop()
-        shutil.rmtree(work, ignore_errors=True)
+    if any(item.path.parent.name == "spark_cluster" for item in request.session.items):
+        # The cluster tests come later in this process: let their JVMs start now.
+        spark_sessions.spawn_cluster()
+    yield spark_sessions.get("local", "local[2]")
 
 
 def make_topic(servers_host: str, port: int, partitions: int = 1, prefix: str = "spark") -> str:

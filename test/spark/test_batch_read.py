@@ -188,3 +188,13 @@ def test_fail_on_data_loss_when_records_were_deleted(spark, mock_cluster):
         _load(spark, bootstrap, subscribe="lossy", startingOffsets=starting).collect()
     df = _load(spark, bootstrap, subscribe="lossy", startingOffsets=starting, failOnDataLoss="false")
     assert [o for _p, o, *_ in _rows(df)] == list(range(10, 20))
+
+
+def test_group_id_and_max_records_per_partition(spark, broker, filled):
+    topic, expected = filled
+    for isolation in ("read_uncommitted", "read_committed"):
+        df = _load(spark, broker.bootstrap_servers, subscribe=topic, maxRecordsPerPartition="30",
+                   groupIdPrefix="mine", **{"kafka.group.id": "kafkawire-readers",
+                                            "kafka.isolation.level": isolation})
+        assert df.rdd.getNumPartitions() == 12  # 3 partitions of 100 records, cut into 4 pieces each
+        assert _rows(df) == [e[:5] for e in expected]

@@ -121,3 +121,76 @@ def test_rate_limit_prorates_like_spark():
     assert rate_limit(10, {("t", 0): 0, ("t", 1): 0}, {("t", 0): 1000, ("t", 1): 1}) == {("t", 0): 9, ("t", 1): 1}
     # Nothing to read: the latest offsets as they are.
     assert rate_limit(10, latest, latest) == latest
+
+
+def test_group_fetch_offset_and_partitioning_options():
+    default = parse_source_options(dict(BOOT, subscribe="a"), streaming=True)
+    assert (default.group_id, default.group_id_prefix) == (None, "spark-kafka-source")
+    assert (default.fetch_offset_retries, default.fetch_offset_retry_interval_ms) == (3, 10)
+    assert default.max_records_per_partition is None and "group_id" not in default.client
+    given = parse_source_options(dict(BOOT, subscribe="a", **{
+        "kafka.group.id": "readers", "groupIdPrefix": "mine", "fetchOffset.numRetries": "0",
+        "fetchOffset.retryIntervalMs": "250", "maxRecordsPerPartition": "1000"}), streaming=False)
+    assert (given.group_id, given.client["group_id"], given.group_id_prefix) == ("readers", "readers", "mine")
+    assert (given.fetch_offset_retries, given.fetch_offset_retry_interval_ms) == (0, 250)
+    assert given.max_records_per_partition == 1000
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"kafka.group.id": " "}, "kafka.group.id is empty"),
+    ({"groupIdPrefix": ""}, "groupIdPrefix is empty"),
+    ({"fetchOffset.numRetries": "-1"}, "at least 0"),
+    ({"fetchOffset.retryIntervalMs": "soon"}, "must be an integer"),
+    ({"maxRecordsPerPartition": "0"}, "at least 1"),
+])
+def test_bad_group_and_partitioning_options(options, message):
+    with pytest.raises(errors.KafkaConfigurationError, match=message):
+        parse_source_options(dict(BOOT, subscribe="a", **options), streaming=False)
+
+
+def test_sink_include_headers():
+    assert parse_sink_options(BOOT).include_headers
+    assert not parse_sink_options(dict(BOOT, includeHeaders="false")).include_headers
+
+
+def test_plan_ranges_cuts_ranges_to_max_records_per_partition():
+    start = {("t", 0): 0, ("t", 1): 10}
+    end = {("t", 0): 100, ("t", 1): 15}
+    assert plan_ranges(start, end, max_records_per_partition=40) == [
+        OffsetRange("t", 0, 0, 33), OffsetRange("t", 0, 33, 66), OffsetRange("t", 0, 66, 100),
+        OffsetRange("t", 1, 10, 15)]
+    # minPartitions applies to the pieces: about max(100/40 + 1, 6) ranges.
+    assert len(plan_ranges(start, end, min_partitions=6, max_records_per_partition=40)) >= 6
+
+
+def test_offset_lookups_are_retried_as_fetch_offset_options_say():
+    from kafka.spark.offsets import OffsetReader
+
+    reader = OffsetReader.__new__(OffsetReader)
+    reader.options = parse_source_options(dict(BOOT, subscribe="a", **{"fetchOffset.numRetries": "2",
+                                                                       "fetchOffset.retryIntervalMs": "1"}),
+                                          streaming=False)
+    calls = []
+
+    def flaky(failures):
+        def lookup():
+            calls.append(1)
+            if len(calls) <= failures:
+                raise errors.KafkaTimeoutError("slow")
+            return "found"
+        return lookup
+
+    assert reader._retrying(flaky(2)) == "found" and len(calls) == 3
+    calls.clear()
+    with pytest.raises(errors.KafkaTimeoutError):
+        reader._retrying(flaky(3))
+    assert len(calls) == 3
+    calls.clear()
+
+    def fatal():
+        calls.append(1)
+        raise errors.KafkaConfigurationError("bad")
+
+    with pytest.raises(errors.KafkaConfigurationError):
+        reader._retrying(fatal)
+    assert len(calls) == 1

@@ -204,3 +204,18 @@ def test_fail_on_data_loss_when_records_go_under_the_query(spark, mock_cluster, 
         assert failure is None and sorted(collector.union()) == [(0, o) for o in range(15, 20)]
     finally:
         shutil.rmtree(lenient_checkpoint, ignore_errors=True)
+
+
+def test_continuous_trigger_is_refused_clearly(spark, broker, tmp_checkpoint):
+    import pytest
+
+    topic = make_topic(broker.host, broker.port)
+    df = _stream(spark, broker.bootstrap_servers, subscribe=topic)
+    with pytest.raises(Exception) as caught:
+        query = (df.writeStream.format("console").option("checkpointLocation", tmp_checkpoint)
+                 .trigger(continuous="1 second").start())
+        try:
+            query.awaitTermination(30)
+        finally:
+            query.stop()
+    assert "continuous" in str(caught.value).lower(), str(caught.value)

@@ -87,3 +87,13 @@ def test_a_rejected_produce_fails_the_task(spark, mock_cluster):
         df.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers",
                                                            mock_cluster.bootstrap_servers) \
             .option("topic", "refused").option("kafka.acks", "1").save()
+
+
+def test_include_headers_false_leaves_the_headers_column_out(spark, broker):
+    topic = make_topic(broker.host, broker.port)
+    df = spark.createDataFrame([(None, b"v%d" % i, 0, [("h", b"x")]) for i in range(5)], WRITE_SCHEMA)
+    (df.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", broker.bootstrap_servers)
+     .option("topic", topic).option("includeHeaders", "false").save())
+    got = _read_back(spark, broker.bootstrap_servers, topic).collect()
+    assert sorted(r.value for r in got) == [b"v%d" % i for i in range(5)]
+    assert all(not r.headers for r in got)

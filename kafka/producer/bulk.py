@@ -1,0 +1,204 @@
+"""Sending many records in one call: :meth:`KafkaProducer.send_batch`.
+
+``send`` costs a call, its checks, a lock and a future per record.
+:func:`send_batch` takes columns (values, and optionally keys, headers and
+timestamps), checks them column by column, groups the records by partition
+in their given order and hands each partition's run to the accumulator at
+once (:meth:`~kafka.producer.accumulator.RecordAccumulator.append_many`),
+which fills whole batches. The batches then go through the same sender as
+any other: retries, idempotence (sequence numbers), transactions and
+per-partition ordering are unchanged. One :class:`BatchSendFuture` stands
+for all the records of the call.
+"""
+
+from __future__ import annotations
+
+import time
+from itertools import repeat
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+
+from kafka import errors
+from kafka.producer.batch import RECORD_OVERHEAD, estimate_record_size
+from kafka.producer.future import ProduceResult
+from kafka.producer.record_checks import check_bytes, check_headers, check_partition, check_timestamp
+from kafka.structs import TopicPartition
+from kafka.topic_names import check_topic_name
+
+if TYPE_CHECKING:
+    from kafka.producer.kafka import KafkaProducer
+
+
+class BatchSendFuture:
+    """The outcome of one :meth:`KafkaProducer.send_batch` call.
+
+    Done once every record is acknowledged or any failed; :meth:`get`
+    returns the number of records, or raises the first failure.
+    """
+
+    def __init__(self, placed: List[Tuple[ProduceResult, int, int]], count: int) -> None:
+        self._placed = placed
+        self.count = count
+
+    def __repr__(self) -> str:
+        state = "pending" if not self.is_done else ("failed" if self.exception else "done")
+        return "<BatchSendFuture %d records %s>" % (self.count, state)
+
+    @property
+    def is_done(self) -> bool:
+        """Whether every record was acknowledged, or one failed."""
+        return all(r.is_done for r, _, _ in self._placed) or self.exception is not None
+
+    @property
+    def exception(self) -> Optional[BaseException]:
+        """The first failure among the records' batches, if any failed."""
+        for result, _, _ in self._placed:
+            if result.is_done and result.error is not None:
+                return result.error
+        return None
+
+    def get(self, timeout: Optional[float] = None) -> int:
+        """Wait for every record; return how many; raise the first failure or KafkaTimeoutError."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        for result, _, _ in self._placed:
+            left = None if deadline is None else max(0.0, deadline - time.monotonic())
+            if not result.wait(left):
+                raise errors.KafkaTimeoutError("records not acknowledged within %s s" % (timeout,))
+            if result.error is not None:
+                raise result.error
+        return self.count
+
+    def offsets(self) -> List[Tuple[TopicPartition, int, int]]:
+        """``(partition, first offset, record count)`` of each run, once acknowledged (offset -1 for acks=0)."""
+        out = []
+        for result, index, count in self._placed:
+            base = result.base_offset
+            out.append((result.topic_partition, base + index if base >= 0 else -1, count))
+        return out
+
+
+def _column(values: Optional[Sequence[Any]], n: int, name: str) -> Sequence[Any]:
+    if values is None:
+        return list(repeat(None, n))
+    if len(values) != n:
+        raise errors.IllegalArgumentError("send_batch: %s has %d items, values has %d" % (name, len(values), n))
+    return values
+
+
+def _bytes_column(column: Sequence[Any], serializer: Any, what: str) -> List[Any]:
+    if serializer is not None:
+        column = [None if v is None else serializer(v) for v in column]
+    if not set(map(type, column)) <= {bytes, type(None)}:
+        serialized = serializer is not None
+        column = [v if v is None or type(v) is bytes else check_bytes(v, what, serialized) for v in column]
+    return list(column)
+
+
+def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
+               headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
+               timestamps: Optional[Sequence[int]] = None) -> BatchSendFuture:
+    """See :meth:`KafkaProducer.send_batch`."""
+    if producer._closed:
+        raise errors.IllegalStateError("cannot send: the producer is closed")
+    if producer._sender.fatal_error is not None:
+        raise producer._sender.fatal_error
+    check_topic_name(topic)
+    n = len(values)
+    if n == 0:
+        return BatchSendFuture([], 0)
+    values = _bytes_column(values, producer._value_serializer, "value")
+    key_column = None if keys is None else _bytes_column(_column(keys, n, "keys"),
+                                                         producer._key_serializer, "key")
+    if key_column is None:
+        if any(v is None for v in values):
+            raise errors.IllegalArgumentError("a record needs a key or a value")
+    elif any(k is None and v is None for k, v in zip(key_column, values)):
+        raise errors.IllegalArgumentError("a record needs a key or a value")
+    header_column = None
+    if headers is not None:
+        header_column = [None if h is None else (check_headers(h) or None) for h in _column(headers, n, "headers")]
+    if timestamps is None:
+        now = int(time.time() * 1000)
+        stamps: Sequence[int] = list(repeat(now, n))
+    else:
+        stamps = [check_timestamp(t) for t in _column(timestamps, n, "timestamps")]
+
+    if header_column is not None:
+        sizes = [estimate_record_size(k, v, h) for k, v, h in
+                 zip(key_column if key_column is not None else repeat(None), values, header_column)]
+    elif key_column is not None:
+        sizes = [RECORD_OVERHEAD + (len(k) if k else 0) + (len(v) if v else 0) for k, v in zip(key_column, values)]
+    else:
+        sizes = [RECORD_OVERHEAD + len(v) for v in values]
+    largest = max(sizes)
+    if largest > producer._max_request_size or largest > producer.config["buffer_memory"]:
+        raise errors.MessageSizeTooLargeError(
+            "a record of about %d bytes is larger than max_request_size (%d) or buffer_memory (%d)"
+            % (largest, producer._max_request_size, producer.config["buffer_memory"]))
+
+    started = time.monotonic()
+    all_parts, available = producer._partitions(topic, producer._max_block)
+    records = list(zip(stamps, key_column if key_column is not None else repeat(None, n), values,
+                       header_column if header_column is not None else repeat(None, n)))
+    runs = _by_partition(producer, topic, partition, key_column, sizes, all_parts, available)
+    placed: List[Tuple[ProduceResult, int, int]] = []
+    for part, indices in runs:
+        tp = producer._tps.get((topic, part))
+        if tp is None:
+            tp = producer._tps[(topic, part)] = TopicPartition(topic, part)
+        if producer._transactions is not None:
+            producer._transactions.ensure_partition(tp)
+        if indices is None:
+            run, run_sizes = records, sizes
+        elif isinstance(indices, slice):
+            run, run_sizes = records[indices], sizes[indices]
+        else:
+            run, run_sizes = [records[i] for i in indices], [sizes[i] for i in indices]
+        left = producer._max_block - (time.monotonic() - started)
+        got, _ = producer._accumulator.append_many(tp, run, run_sizes, left if left > 0 else 0.0)
+        placed.extend(got)
+    producer._sender.wakeup()
+    return BatchSendFuture(placed, n)
+
+
+def _by_partition(producer: "KafkaProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],
+                  sizes: List[int], all_parts: List[int],
+                  available: List[int]) -> List[Tuple[int, Union[None, slice, List[int]]]]:
+    """``[(partition, its records: indices in order, a slice, or None for all)]``."""
+    if partition is not None:
+        partition = check_partition(partition)
+        if partition not in all_parts:
+            raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
+        return [(partition, None)]
+    partitioner = producer._partitioner
+    default = producer._default_partitioner
+    if keys is None and default:
+        # Sticky, as send() does: a batch's worth of records to one partition, then the next.
+        runs: List[Tuple[int, Union[None, slice, List[int]]]] = []
+        limit = producer.config["batch_size"]
+        start, total = 0, 0
+        for i, size in enumerate(sizes):
+            total += size
+            if total >= limit or i == len(sizes) - 1:
+                part = partitioner(None, all_parts, available, topic)
+                runs.append((part, slice(start, i + 1)))
+                partitioner.next_sticky(topic, all_parts, available)
+                start, total = i + 1, 0
+        if len(runs) == 1:
+            return [(runs[0][0], None)]
+        return runs
+    groups: Dict[int, List[int]] = {}
+    if keys is None:
+        keys = list(repeat(None, len(sizes)))
+    for i, key in enumerate(keys):
+        if default:
+            part = partitioner(key, all_parts, available, topic)
+        else:
+            part = partitioner(key, all_parts, available)
+            if type(part) is not int or part not in all_parts:
+                raise errors.IllegalArgumentError("the partitioner chose %r, not a partition of topic %r"
+                                                  % (part, topic))
+        group = groups.get(part)
+        if group is None:
+            group = groups[part] = []
+        group.append(i)
+    return [(part, indices) for part, indices in groups.items()]

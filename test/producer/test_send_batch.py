@@ -1,0 +1,116 @@
+"""KafkaProducer.send_batch: columns in, every record once, in order, placed as send() places it."""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from kafka import direct, errors
+from kafka.conn.blocking import BlockingConnection
+from kafka.consumer import KafkaConsumer
+from kafka.producer import KafkaProducer
+from kafka.producer.partitioner import murmur2_partition
+from kafka.structs import TopicPartition
+
+
+def _topic(broker, partitions):
+    name = "bulk-" + uuid.uuid4().hex[:8]
+    with BlockingConnection(broker.host, broker.port) as conn:
+        direct.create_topic(conn, name, partitions=partitions)
+    return name
+
+
+def _read_all(broker, topic, partitions, count):
+    """The first ``count`` records of ``topic`` by partition (then a short wait for any extra one)."""
+    with KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest",
+                       enable_auto_commit=False) as consumer:
+        consumer.assign([TopicPartition(topic, p) for p in range(partitions)])
+        out = {p: [] for p in range(partitions)}
+        deadline = time.monotonic() + 30
+        while sum(map(len, out.values())) < count and time.monotonic() < deadline:
+            for tp, records in consumer.poll(timeout_ms=500).items():
+                out[tp.partition].extend(records)
+        for tp, records in consumer.poll(timeout_ms=300).items():
+            out[tp.partition].extend(records)
+        return out
+
+
+@pytest.mark.parametrize("idempotent", [False, True])
+def test_values_only_spread_over_partitions_every_record_once(broker, idempotent):
+    topic = _topic(broker, 3)
+    values = [b"value-%06d" % i for i in range(20000)]
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=5, batch_size=16384,
+                       enable_idempotence=idempotent, acks="all" if idempotent else 1) as producer:
+        future = producer.send_batch(topic, values)
+        assert future.get(60) == 20000 and future.is_done and future.exception is None
+        runs = future.offsets()
+    got = _read_all(broker, topic, 3, 20000)
+    assert sorted(r.value for rs in got.values() for r in rs) == values
+    # Sticky: several partitions get runs, and each partition keeps the given order.
+    assert sum(1 for rs in got.values() if rs) > 1
+    for records in got.values():
+        assert [r.value for r in records] == sorted(r.value for r in records)
+    assert sum(count for _, _, count in runs) == 20000 and all(offset >= 0 for _, offset, _ in runs)
+
+
+def test_keys_headers_timestamps_and_placement_match_send(broker):
+    topic = _topic(broker, 5)
+    n = 500
+    keys = [b"key-%d" % (i % 37) for i in range(n)]
+    values = [b"v%d" % i for i in range(n)]
+    headers = [[("i", b"%d" % i)] if i % 2 else None for i in range(n)]
+    stamps = [1_700_000_000_000 + i for i in range(n)]
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=5) as producer:
+        producer.send_batch(topic, values, keys=keys, headers=headers, timestamps=stamps).get(30)
+    got = _read_all(broker, topic, 5, n)
+    for partition, records in got.items():
+        for r in records:
+            i = int(r.value[1:])
+            assert murmur2_partition(keys[i], 5) == partition
+            assert (r.key, r.timestamp, list(r.headers or [])) == (keys[i], stamps[i], headers[i] or [])
+        # Order within the partition is the order given.
+        indices = [int(r.value[1:]) for r in records]
+        assert indices == sorted(indices)
+    assert sum(len(rs) for rs in got.values()) == n
+
+
+def test_one_partition_gets_dense_offsets_in_order(broker):
+    topic = _topic(broker, 2)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=5, batch_size=4096) as producer:
+        first = producer.send_batch(topic, [b"a%d" % i for i in range(3000)], partition=1)
+        second = producer.send_batch(topic, [b"b%d" % i for i in range(10)], partition=1)
+        assert first.get(30) == 3000 and second.get(30) == 10
+        assert len(first.offsets()) > 1  # spread over several batches
+    got = _read_all(broker, topic, 2, 3010)
+    assert got[0] == []
+    assert [r.value for r in got[1]] == [b"a%d" % i for i in range(3000)] + [b"b%d" % i for i in range(10)]
+    assert [r.offset for r in got[1]] == list(range(3010))
+
+
+def test_bad_columns_are_refused_before_anything_is_queued(broker):
+    topic = _topic(broker, 1)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, max_request_size=10000) as producer:
+        for call, error in [
+            (lambda: producer.send_batch(topic, [b"a", b"b"], keys=[b"k"]), errors.IllegalArgumentError),
+            (lambda: producer.send_batch(topic, [b"a", None]), errors.IllegalArgumentError),
+            (lambda: producer.send_batch(topic, [b"a", 5]), errors.IllegalArgumentTypeError),
+            (lambda: producer.send_batch(topic, [b"a"], partition=3), errors.IllegalArgumentError),
+            (lambda: producer.send_batch(topic, [b"a"], timestamps=[-1]), errors.IllegalArgumentError),
+            (lambda: producer.send_batch(topic, [b"a", b"x" * 20000]), errors.MessageSizeTooLargeError),
+            (lambda: producer.send_batch("bad topic!", [b"a"]), errors.IllegalArgumentError),
+        ]:
+            with pytest.raises(error):
+                call()
+        assert producer._accumulator.used_memory == 0
+        assert producer.send_batch(topic, []).get(1) == 0
+        assert producer.send_batch(topic, [b"text"], keys=[None]).get(30) == 1
+    assert [r.value for r in _read_all(broker, topic, 1, 1)[0]] == [b"text"]
+
+
+def test_a_closed_producer_refuses_send_batch(broker):
+    producer = KafkaProducer(bootstrap_servers=broker.bootstrap_servers)
+    producer.close()
+    with pytest.raises(errors.IllegalStateError):
+        producer.send_batch("t", [b"a"])
