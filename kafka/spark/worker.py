@@ -283,7 +283,7 @@ def _bulk_groups(batch: Any, default_topic: Optional[str]) -> Optional[List[Tupl
     groups: Dict[int, List[int]] = {}
     for i, partition in enumerate(parts.to_pylist()):
         groups.setdefault(partition, []).append(i)
-    out = []
+    out: List[Tuple[str, Optional[int], List[Any], Optional[List[Any]], Optional[List[Any]]]] = []
     for partition, rows in groups.items():
         out.append((topic, partition, [values[i] for i in rows], None if keys is None else [keys[i] for i in rows],
                     None if headers is None else [headers[i] for i in rows]))
