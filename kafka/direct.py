@@ -15,12 +15,14 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 from kafka import errors
 from kafka.client import topic_ids
 from kafka.conn.blocking import BlockingConnection
+from kafka.enums import IsolationLevel
 from kafka.protocol.apis import CREATE_TOPICS, FETCH, METADATA, PRODUCE
 from kafka.protocol.schema import Api
 from kafka.record import MemoryRecords
 
 ACKS_NONE, ACKS_LEADER, ACKS_ALL = 0, 1, -1
-READ_UNCOMMITTED, READ_COMMITTED = 0, 1
+# Fetch requests carry the plain ints of kafka.enums.IsolationLevel.
+READ_UNCOMMITTED, READ_COMMITTED = int(IsolationLevel.READ_UNCOMMITTED), int(IsolationLevel.READ_COMMITTED)
 
 
 class TopicInfo(NamedTuple):

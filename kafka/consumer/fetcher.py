@@ -25,6 +25,7 @@ from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
+from kafka.enums import IsolationLevel
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
@@ -34,7 +35,8 @@ from kafka.structs import OffsetAndTimestamp, TopicPartition
 
 log = logging.getLogger(__name__)
 
-READ_UNCOMMITTED, READ_COMMITTED = 0, 1
+# Fetch requests carry the plain ints of kafka.enums.IsolationLevel.
+READ_UNCOMMITTED, READ_COMMITTED = int(IsolationLevel.READ_UNCOMMITTED), int(IsolationLevel.READ_COMMITTED)
 
 
 class ConsumerRecord(NamedTuple):
