@@ -77,10 +77,6 @@ class ClusterMetadata:
         with self._lock:
             return set(self._brokers.values() or self._bootstrap.values())
 
-    def bootstrap_brokers(self) -> List[BrokerMetadata]:
-        """The bootstrap addresses, with negative pseudo node ids."""
-        return list(self._bootstrap.values())
-
     def broker_metadata(self, node_id: int) -> Optional[BrokerMetadata]:
         """The broker with ``node_id`` (bootstrap pseudo ids included)."""
         with self._lock:

@@ -212,10 +212,6 @@ class RoutingClient(NetworkClient):
             time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
         raise last or errors.KafkaTimeoutError("no coordinator found for %r" % key)
 
-    def coordinator_error(self, key: str, key_type: int, error: BaseException) -> None:
-        """Forget a coordinator after NOT_COORDINATOR / COORDINATOR_NOT_AVAILABLE / lost connection."""
-        self.cluster.forget_coordinator(key_type, key)
-
     def send_to_coordinator(self, key: str, api: Api, build: Callable[[int], Any],
                             error_code: Callable[[Any], int], key_type: int = COORDINATOR_GROUP,
                             timeout_ms: Optional[float] = None, retries: int = 5,

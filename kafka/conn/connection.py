@@ -162,7 +162,6 @@ class BrokerConnection:
         self._framer = ClientFramer(client_id=self.config["client_id"],
                                     max_frame_size=self.config["max_frame_size"])
         self._in_flight: Dict[int, InFlight] = {}
-        self._order: Deque[int] = deque()
         self._out: Deque[bytes] = deque()
         self._out_pos = 0
         # Fire-and-forget requests (no response) complete once their frame is
@@ -220,12 +219,6 @@ class BrokerConnection:
     def setup_deadline(self) -> float:
         """When setting up the current connection attempt times out (monotonic seconds)."""
         return self._setup_deadline
-
-    def oldest_request_sent_at(self) -> Optional[float]:
-        """When the oldest request in flight was sent, if any."""
-        for entry in self._in_flight.values():
-            return entry.sent_at
-        return None
 
     def next_request_expiry(self) -> Optional[float]:
         """When the first request in flight times out (monotonic seconds), if any is in flight."""

@@ -301,16 +301,6 @@ class RecordAccumulator:
                     expired.append(queue.popleft())
         return expired
 
-    def in_flight_batches(self) -> List[ProducerBatch]:
-        """Batches drained and not yet completed."""
-        with self._lock:
-            return list(self._in_flight)
-
-    def has_undrained(self) -> bool:
-        """Whether any batch waits in a queue."""
-        with self._lock:
-            return any(self._batches.values())
-
     def has_incomplete(self) -> bool:
         """Whether any batch is queued or in flight."""
         with self._lock:
@@ -365,11 +355,6 @@ class RecordAccumulator:
             batch.done(error=error)
             self.release(batch)
         return batches
-
-    def partitions_with_data(self) -> List[TopicPartition]:
-        """Partitions that have queued batches."""
-        with self._lock:
-            return [tp for tp, q in self._batches.items() if q]
 
     def queued(self) -> Dict[TopicPartition, int]:
         """Queued batch count per partition (for metrics and tests)."""

@@ -9,7 +9,7 @@ advertises them gets the modern ones from us anyway.
 from __future__ import annotations
 
 import struct
-from typing import Dict, Iterable, Mapping, Optional, Tuple
+from typing import Dict, Mapping, Optional, Tuple
 
 from kafka.errors import ProtocolError, UnsupportedVersionError
 from kafka.protocol.apis.api_versions import API_VERSIONS
@@ -83,10 +83,6 @@ class VersionTable:
             raise ProtocolError("ApiVersions failed with error code %d" % response.error_code)
         return cls({e.api_key: (e.min_version, e.max_version) for e in response.api_keys or ()})
 
-    def broker_range(self, api: Api) -> Optional[Tuple[int, int]]:
-        """The broker's (min, max) for ``api``, or None if it lacks the API."""
-        return self.ranges.get(api.key)
-
     def supports(self, api: Api) -> bool:
         """Whether a version exists that both sides accept."""
         try:
@@ -114,13 +110,3 @@ class VersionTable:
                 "no common version of %s: the broker supports v%d-%d, this client sends v%d-%d"
                 % (api.name, theirs[0], theirs[1], ours_lo, ours_hi))
         return hi
-
-    def choose_all(self, apis: Iterable[Api]) -> Dict[str, int]:
-        """Versions for every API both sides support, by API name."""
-        chosen = {}
-        for api in apis:
-            try:
-                chosen[api.name] = self.choose(api)
-            except UnsupportedVersionError:
-                pass
-        return chosen
