@@ -9,9 +9,11 @@ real sockets and lets a test decide, request by request, what comes back:
 >>> peer.on("Produce", lambda req: {"responses": [...]})       # doctest: +SKIP
 >>> producer = KafkaProducer(bootstrap_servers=peer.bootstrap)  # doctest: +SKIP
 
-ApiVersions and Metadata are answered by default (the versions in
-``api_versions``, this peer as the only broker leading every partition of
-``topics``); any other request needs a handler registered with :meth:`on`.
+ApiVersions, Metadata and FindCoordinator are answered by default (the
+versions in ``api_versions``; this peer as the only broker, leading every
+partition of ``topics`` and coordinating every group and transaction); any
+other request needs a handler registered with :meth:`on`, which also
+replaces a default answer.
 A handler receives the decoded :class:`ReceivedRequest` and returns one of:
 
 * a ``dict`` or a response value: encoded as the answer at the request's
@@ -121,6 +123,7 @@ class ScriptedPeer:
         self._handlers: Dict[int, Handler] = {
             apis.by_name("ApiVersions").key: self._answer_api_versions,
             apis.by_name("Metadata").key: self._answer_metadata,
+            apis.by_name("FindCoordinator").key: self._answer_find_coordinator,
         }
         self._lock = threading.Condition()
         self._sockets: List[socket.socket] = []
@@ -247,6 +250,13 @@ class ScriptedPeer:
                 topics.append({"error_code": 3, "name": name, "partitions": []})  # UNKNOWN_TOPIC_OR_PARTITION
         return {"brokers": [{"node_id": self.node_id, "host": "127.0.0.1", "port": self.port}],
                 "cluster_id": "scripted", "controller_id": self.node_id, "topics": topics}
+
+    def _answer_find_coordinator(self, request: ReceivedRequest) -> Dict[str, Any]:
+        if request.version >= 4:  # one answer per key
+            return {"coordinators": [{"key": key, "node_id": self.node_id, "host": "127.0.0.1",
+                                      "port": self.port, "error_code": 0}
+                                     for key in request.body.coordinator_keys]}
+        return {"error_code": 0, "node_id": self.node_id, "host": "127.0.0.1", "port": self.port}
 
     # -- serving -----------------------------------------------------------
 

@@ -8,14 +8,13 @@ from kafka import TopicPartition
 from kafka.admin import KafkaAdminClient
 from kafka.structs import OffsetAndMetadata
 from kafka.testing import ScriptedPeer
-from test.support.topic_id_peer import find_coordinator_handler, offset_commit_handler, offset_fetch_handler
+from test.support.topic_id_peer import offset_commit_handler, offset_fetch_handler
 
 TP = TopicPartition("t", 1)
 
 
 def _peer(store: Dict[Tuple[str, int], int], **kwargs) -> ScriptedPeer:
     peer = ScriptedPeer(topics={"t": 2, "other": 1}, **kwargs)
-    peer.on("FindCoordinator", find_coordinator_handler(peer))
     peer.on("OffsetCommit", offset_commit_handler(peer, store))
     peer.on("OffsetFetch", offset_fetch_handler(peer, store))
     return peer

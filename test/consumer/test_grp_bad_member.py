@@ -76,7 +76,6 @@ class _Coordinator:
         self.peer = peer
         self.bad_metadata = bad_metadata
         self.generation = 0
-        peer.on("FindCoordinator", self.find_coordinator)
         peer.on("JoinGroup", self.join)
         peer.on("SyncGroup", self.sync)
         peer.on("Heartbeat", lambda r: {"error_code": 0})
@@ -88,13 +87,6 @@ class _Coordinator:
             {"name": t.name, "partitions": [{"partition_index": p.partition_index, "error_code": 0}
                                             for p in t.partitions]} for t in r.body.topics]})
         peer.on("Fetch", lambda r: NO_REPLY)
-
-    def find_coordinator(self, request: Any) -> Dict[str, Any]:
-        if request.version >= 4:
-            return {"coordinators": [{"key": k, "node_id": self.peer.node_id, "host": "127.0.0.1",
-                                      "port": self.peer.port, "error_code": 0}
-                                     for k in request.body.coordinator_keys]}
-        return {"error_code": 0, "node_id": self.peer.node_id, "host": "127.0.0.1", "port": self.peer.port}
 
     def join(self, request: Any) -> Dict[str, Any]:
         self.generation += 1

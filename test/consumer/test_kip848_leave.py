@@ -19,13 +19,7 @@ from kafka.testing.scripted_peer import NO_REPLY
 MEMBER = "member-848"
 
 
-def _coordinator(peer: ScriptedPeer) -> None:
-    def find(request: Any) -> Dict[str, Any]:
-        if request.version >= 4:
-            return {"coordinators": [{"key": k, "node_id": peer.node_id, "host": "127.0.0.1", "port": peer.port,
-                                      "error_code": 0} for k in request.body.coordinator_keys]}
-        return {"error_code": 0, "node_id": peer.node_id, "host": "127.0.0.1", "port": peer.port}
-
+def _group_coordinator(peer: ScriptedPeer) -> None:
     def heartbeat(request: Any) -> Dict[str, Any]:
         epoch = request.body.member_epoch
         if epoch < 0:
@@ -41,7 +35,6 @@ def _coordinator(peer: ScriptedPeer) -> None:
                                              "error_code": 0} for p in t.partition_indexes]}
             for t in g.topics or ()]} for g in request.body.groups]}
 
-    peer.on("FindCoordinator", find)
     peer.on("ConsumerGroupHeartbeat", heartbeat)
     peer.on("OffsetFetch", offset_fetch)
     peer.on("Fetch", lambda r: NO_REPLY)
@@ -50,7 +43,7 @@ def _coordinator(peer: ScriptedPeer) -> None:
 @pytest.mark.parametrize("instance_id, leave_epoch", [(None, -1), ("static-1", -2)])
 def test_close_sends_the_leave_heartbeat(instance_id: Optional[str], leave_epoch: int):
     with ScriptedPeer(topics={"t": 2}, api_versions={"OffsetFetch": (8, 9)}) as peer:
-        _coordinator(peer)
+        _group_coordinator(peer)
         consumer = KafkaConsumer("t", bootstrap_servers=peer.bootstrap, group_id="g-848", group_protocol="consumer",
                                  group_instance_id=instance_id, enable_auto_commit=False, request_timeout_ms=5000)
         try:

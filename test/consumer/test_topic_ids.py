@@ -8,7 +8,7 @@ from kafka import KafkaConsumer, TopicPartition
 from kafka.record import MemoryRecordsBuilder
 from kafka.structs import OffsetAndMetadata
 from kafka.testing import ScriptedPeer
-from test.support.topic_id_peer import (UNKNOWN_TOPIC_ID, fetch_handler, find_coordinator_handler,
+from test.support.topic_id_peer import (UNKNOWN_TOPIC_ID, fetch_handler,
                                         offset_commit_handler, offset_fetch_handler)
 
 TP = TopicPartition("t", 0)
@@ -80,7 +80,6 @@ def test_group_offsets_are_committed_and_read_by_name_at_v9_when_the_broker_offe
     # committed topic): it stays at v9, which Kafka 4 still accepts.
     store = {}
     with ScriptedPeer(topics={"t": 1}) as peer:
-        peer.on("FindCoordinator", find_coordinator_handler(peer))
         peer.on("OffsetCommit", offset_commit_handler(peer, store))
         peer.on("OffsetFetch", offset_fetch_handler(peer, store))
         consumer = KafkaConsumer(bootstrap_servers=peer.bootstrap, group_id="g", enable_auto_commit=False,

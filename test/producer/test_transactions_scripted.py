@@ -20,16 +20,6 @@ from kafka.testing import ScriptedPeer
 PRODUCER_ID = 4711
 
 
-def _coordinator(peer: ScriptedPeer):
-    def answer(request: Any) -> Dict[str, Any]:
-        if request.version >= 4:
-            return {"coordinators": [{"key": key, "node_id": peer.node_id, "host": "127.0.0.1",
-                                      "port": peer.port, "error_code": 0}
-                                     for key in request.body.coordinator_keys]}
-        return {"error_code": 0, "node_id": peer.node_id, "host": "127.0.0.1", "port": peer.port}
-    return answer
-
-
 def _offset_commit_answer(error_code: int):
     def answer(request: Any) -> Dict[str, Any]:
         return {"topics": [{"name": t.name, "partitions": [{"partition_index": p.partition_index,
@@ -41,7 +31,6 @@ def _offset_commit_answer(error_code: int):
 @pytest.fixture
 def peer():
     peer = ScriptedPeer(topics={"out": 1})
-    peer.on("FindCoordinator", _coordinator(peer))
     peer.on("InitProducerId", lambda r: {"error_code": 0, "producer_id": PRODUCER_ID, "producer_epoch": 3})
     peer.on("AddOffsetsToTxn", lambda r: {"error_code": 0})
     peer.on("EndTxn", lambda r: {"error_code": 0})

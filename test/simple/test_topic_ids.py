@@ -10,7 +10,7 @@ from kafka import KafkaClient
 from kafka.simple.common import FetchRequest, OffsetCommitRequest, OffsetFetchRequest, ProduceRequest
 from kafka.simple.protocol import create_message
 from kafka.testing import ScriptedPeer
-from test.support.topic_id_peer import (fetch_handler, find_coordinator_handler, offset_commit_handler,
+from test.support.topic_id_peer import (fetch_handler, offset_commit_handler,
                                         offset_fetch_handler, produce_handler)
 
 #: (Metadata versions the peer offers, whether topics then have ids)
@@ -21,7 +21,6 @@ def _peer(store: Dict[Tuple[str, int], int], metadata) -> ScriptedPeer:
     peer = ScriptedPeer(topics={"t": 1}, api_versions={} if metadata is None else {"Metadata": metadata})
     peer.on("Produce", produce_handler(peer, base_offset=41))
     peer.on("Fetch", fetch_handler(peer, {}, high_watermark=42))
-    peer.on("FindCoordinator", find_coordinator_handler(peer))
     peer.on("OffsetCommit", offset_commit_handler(peer, store))
     peer.on("OffsetFetch", offset_fetch_handler(peer, store))
     return peer

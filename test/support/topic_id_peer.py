@@ -62,17 +62,6 @@ def fetch_handler(peer: ScriptedPeer, records: Mapping[Tuple[str, int], bytes],
     return answer
 
 
-def find_coordinator_handler(peer: ScriptedPeer) -> Callable[[Any], Dict[str, Any]]:
-    """Answer FindCoordinator: this peer coordinates every group and transaction."""
-    def answer(request: Any) -> Dict[str, Any]:
-        if request.version >= 4:
-            return {"coordinators": [{"key": key, "node_id": peer.node_id, "host": "127.0.0.1",
-                                      "port": peer.port, "error_code": 0}
-                                     for key in request.body.coordinator_keys]}
-        return {"error_code": 0, "node_id": peer.node_id, "host": "127.0.0.1", "port": peer.port}
-    return answer
-
-
 def offset_commit_handler(peer: ScriptedPeer, store: Dict[Tuple[str, int], int]) -> Callable[[Any], Dict[str, Any]]:
     """Answer OffsetCommit, keeping the committed offsets in ``store``."""
     def answer(request: Any) -> Dict[str, Any]:

@@ -56,9 +56,18 @@ def test_a_handler_sees_the_decoded_request_and_can_close_the_connection():
 def test_a_request_with_no_handler_is_reported():
     with ScriptedPeer() as peer:
         # the peer closes the connection once the handler is found missing, after recording why
-        assert _exchange(peer, "FindCoordinator", 1, {"key": "g", "key_type": 0}, read_reply=False) == b""
-        assert "no handler for FindCoordinator" in str(peer.errors[0])
+        assert _exchange(peer, "ListGroups", 1, {}, read_reply=False) == b""
+        assert "no handler for ListGroups" in str(peer.errors[0])
         peer.errors.clear()
+
+
+def test_find_coordinator_names_the_peer_for_every_key():
+    with ScriptedPeer(node_id=3) as peer:
+        old = _exchange(peer, "FindCoordinator", 1, {"key": "g", "key_type": 0})
+        assert (old.error_code, old.node_id, old.port) == (0, 3, peer.port)
+        new = _exchange(peer, "FindCoordinator", 4, {"key_type": 1, "coordinator_keys": ["a", "b"]})
+        assert [(c.key, c.node_id, c.port, c.error_code) for c in new.coordinators] == [
+            ("a", 3, peer.port, 0), ("b", 3, peer.port, 0)]
 
 
 def test_leaving_the_block_fails_when_a_handler_raised():
