@@ -13,21 +13,13 @@ import time
 import pytest
 
 from kafka import KafkaConsumer, errors
-from kafka.record import RecordBatchBuilder
 from kafka.record.record import ControlRecordType
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from test.consumer.test_read_committed import _data, _marker
-from test.support.fetch_answers import ServedLog, fetch_handler
+from test.support.fetch_answers import ServedLog, fetch_handler, plain_batch
 
 TP = TopicPartition("t", 0)
-
-
-def _batch(base_offset, values):
-    builder = RecordBatchBuilder(base_offset=base_offset)
-    for i, value in enumerate(values):
-        builder.append(base_offset + i, 1000 + i, None, value)
-    return builder.build()
 
 
 def _corrupted(batch):
@@ -64,19 +56,19 @@ def _read(log, versions=None, want=None, **configs):
 
 
 def test_a_corrupted_batch_raises_a_checksum_error():
-    got, error = _read(ServedLog([_corrupted(_batch(0, [b"a", b"b"]))]))
+    got, error = _read(ServedLog([_corrupted(plain_batch(0, [b"a", b"b"]))]))
     assert got == [] and isinstance(error, errors.ChecksumError), (got, error)
 
 
 def test_the_records_before_a_corrupted_batch_come_first():
-    log = ServedLog([_batch(0, [b"a", b"b"]), _corrupted(_batch(2, [b"c", b"d"]))])
+    log = ServedLog([plain_batch(0, [b"a", b"b"]), _corrupted(plain_batch(2, [b"c", b"d"]))])
     got, error = _read(log)
     assert [(r.offset, r.value) for r in got] == [(0, b"a"), (1, b"b")]
     assert isinstance(error, errors.ChecksumError), error
 
 
 def test_without_check_crcs_the_batch_is_not_verified():
-    got, error = _read(ServedLog([_corrupted(_batch(0, [b"a", b"b"]))]), want=2, check_crcs=False)
+    got, error = _read(ServedLog([_corrupted(plain_batch(0, [b"a", b"b"]))]), want=2, check_crcs=False)
     assert error is None and [r.value for r in got] == [b"a", b"B"]
 
 

@@ -11,19 +11,11 @@ import pytest
 
 from kafka import KafkaConsumer, errors
 from kafka.consumer.fetch_errors import OK, RAISE, REFRESH, RESET, RETRY, classify_partition_error
-from kafka.record import RecordBatchBuilder
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
-from test.support.fetch_answers import ServedLog, fetch_handler
+from test.support.fetch_answers import ServedLog, fetch_handler, plain_batch
 
 TP = TopicPartition("t", 0)
-
-
-def _batch(base_offset, values):
-    builder = RecordBatchBuilder(base_offset=base_offset)
-    for i, value in enumerate(values):
-        builder.append(base_offset + i, 1000 + i, None, value)
-    return builder.build()
 
 
 def _consumer(peer, **configs):
@@ -59,7 +51,7 @@ def test_each_code_is_classified_by_its_error_class(code, action):
 
 
 def test_unsupported_compression_type_reaches_the_application():
-    log = ServedLog([_batch(0, [b"a"])])
+    log = ServedLog([plain_batch(0, [b"a"])])
     log.error_code = errors.UnsupportedCompressionTypeError.errno
     with ScriptedPeer(topics={"t": 1}) as peer:
         peer.on("Fetch", fetch_handler(peer, {"t": {0: log}}))
@@ -75,7 +67,7 @@ def test_unsupported_compression_type_reaches_the_application():
 
 @pytest.mark.parametrize("fetch_versions", [None, (4, 12)], ids=["newest", "v12"])
 def test_unknown_topic_id_refreshes_metadata_and_fetches_again(fetch_versions):
-    log = ServedLog([_batch(0, [b"a", b"b"])])
+    log = ServedLog([plain_batch(0, [b"a", b"b"])])
     log.error_code = errors.UnknownTopicIdError.errno
     versions = {"Fetch": fetch_versions} if fetch_versions else None
     with ScriptedPeer(topics={"t": 1}, api_versions=versions) as peer:
@@ -112,7 +104,7 @@ def test_an_error_for_the_whole_answer_that_no_retry_mends_reaches_the_applicati
 def test_a_retriable_error_for_the_whole_answer_is_retried():
     failures = [errors.FetchSessionIdNotFoundError.errno] * 2
     with ScriptedPeer(topics={"t": 1}, api_versions={"Fetch": (7, 12)}) as peer:
-        answer = fetch_handler(peer, {"t": {0: ServedLog([_batch(0, [b"a"])])}})
+        answer = fetch_handler(peer, {"t": {0: ServedLog([plain_batch(0, [b"a"])])}})
         peer.on("Fetch", lambda request: {"error_code": failures.pop(), "responses": []} if failures
                 else answer(request))
         consumer = _consumer(peer)

@@ -13,7 +13,7 @@ import gzip
 import struct
 from typing import Any, Callable, Dict, List, Optional, Sequence
 
-from kafka.record import MemoryRecords
+from kafka.record import MemoryRecords, RecordBatchBuilder
 from kafka.record.crc import crc32c
 
 INT64_MAX = 2 ** 63 - 1
@@ -92,6 +92,14 @@ def _varint(value: int) -> bytes:
         else:
             out.append(byte)
             return bytes(out)
+
+
+def plain_batch(base_offset: int, values: Sequence[bytes]) -> bytes:
+    """An uncompressed v2 batch of ``values`` at ``base_offset`` (null keys, timestamps 1000 + i)."""
+    builder = RecordBatchBuilder(base_offset=base_offset)
+    for i, value in enumerate(values):
+        builder.append(base_offset + i, 1000 + i, None, value)
+    return bytes(builder.build())
 
 
 def gzip_batch(base_offset: int, values: Sequence[bytes], timestamp: int = 1000) -> bytes:
