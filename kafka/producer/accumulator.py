@@ -220,16 +220,22 @@ class RecordAccumulator:
                     continue
                 batch = queue[0]
                 if batch.in_retry:
-                    waited = now - batch.last_attempt
-                    wait_for = self.retry_backoff
-                else:
-                    waited = now - batch.created
-                    wait_for = self.linger
-                full = len(queue) > 1 or batch.is_full() or (batch.result.hurried and not batch.in_retry)
-                if full or waited >= wait_for or flushing or exhausted:
+                    # Nothing hurries a retry: drain() would not take it before
+                    # the back-off ends, so a flush or full memory must not
+                    # make the node look ready (the sender would then sleep
+                    # its longest poll instead of the back-off left).
+                    backoff_left = self.retry_backoff - (now - batch.last_attempt)
+                    if backoff_left > 0:
+                        next_check = min(next_check, backoff_left)
+                    else:
+                        nodes.add(leader)
+                    continue
+                waited = now - batch.created
+                full = len(queue) > 1 or batch.is_full() or batch.result.hurried
+                if full or waited >= self.linger or flushing or exhausted:
                     nodes.add(leader)
                 else:
-                    next_check = min(next_check, wait_for - waited)
+                    next_check = min(next_check, self.linger - waited)
         return nodes, next_check, unknown
 
     def drain(self, cluster: ClusterMetadata, nodes: Iterable[int], max_request_size: int,
