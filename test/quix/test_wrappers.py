@@ -190,9 +190,6 @@ def test_transactional_commit_visible_to_read_committed(broker, lib):
 
 
 def test_transactional_abort_hidden_from_read_committed(broker, lib):
-    if lib is kafka.confluent:
-        pytest.xfail("kafka.confluent.Producer's records produced just before abort_transaction can stay visible "
-                     "to read_committed consumers (confluent_kafka's are hidden): a Producer issue, not the wrapper's")
     topic = new_topic(broker)
     txn = TransactionalProducer(broker.bootstrap_servers)
     txn.begin_transaction()
