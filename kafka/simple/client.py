@@ -60,6 +60,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set,
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.client.network import DEFAULT_CONFIG
 from kafka.client.routing import RoutingClient
 from kafka.cluster import COORDINATOR_GROUP
@@ -681,19 +682,14 @@ class SimpleClientMixin:
             skipping lower offsets is up to the caller, as in 0.9.x.
         """
         def build(version: int, parts: List[Tuple[TopicPartition, Any]]) -> Any:
-            Topic = FETCH.Request.FetchTopic
-            by_topic: Dict[str, List[Any]] = {}
+            wanted = []
             for tp, payload in parts:
                 requested.add((tp.topic, tp.partition))
-                by_topic.setdefault(tp.topic, []).append(Topic.FetchPartition(
-                    partition=tp.partition, fetch_offset=payload.offset, partition_max_bytes=payload.max_bytes))
-            for name in by_topic:
-                ids[self._topic_id(name)] = name
-            return FETCH.Request(replica_id=-1, max_wait_ms=max_wait_time, min_bytes=min_bytes,
-                                 max_bytes=_MAX_INT32, isolation_level=0, session_id=0, session_epoch=-1,
-                                 topics=[Topic(topic=name, topic_id=self._topic_id(name), partitions=parts_)
-                                         for name, parts_ in by_topic.items()],
-                                 forgotten_topics_data=[], rack_id="")
+                wanted.append(PartitionFetch(tp.topic, tp.partition, payload.offset, payload.max_bytes))
+            by_name = {p.topic: self._topic_id(p.topic) for p in wanted}
+            for name, topic_id in by_name.items():
+                ids[topic_id] = name
+            return build_fetch_request(wanted, by_name, max_wait_ms=max_wait_time, min_bytes=min_bytes)
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
             code = getattr(response, "error_code", 0) or 0
