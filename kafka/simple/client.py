@@ -112,6 +112,12 @@ def _address(host: str, port: int) -> str:
     return "[%s]:%d" % (host, port) if ":" in host else "%s:%d" % (host, port)
 
 
+def _unlisted_broker(node_id: int) -> BrokerMetadata:
+    """What 0.9 reported for a leader missing from the broker list: its id, with host and port None."""
+    # None where BrokerMetadata's types say str and int: 0.9 callers test for it.
+    return BrokerMetadata._make((node_id, None, None))
+
+
 class _TopicKeyDict(dict):
     """A dict keyed by topic name (``str``) that also finds ``bytes`` keys.
 
@@ -274,7 +280,7 @@ class SimpleClientMixin:
                 if meta.leader >= 0:
                     broker = self.cluster.broker_metadata(meta.leader)
                     leader = (BrokerMetadata(broker.nodeId, broker.host, broker.port) if broker is not None
-                              else BrokerMetadata(meta.leader, None, None))
+                              else _unlisted_broker(meta.leader))
                 out[TopicAndPartition(topic, partition)] = leader
         return out
 
@@ -600,6 +606,8 @@ class SimpleClientMixin:
             out = {}
             for topic in response.responses or ():
                 name = self._response_topic(topic, "name", ids)
+                if name is None:
+                    continue  # an id we did not send: about no payload
                 for part in topic.partition_responses or ():
                     out[(name, part.index)] = (part.error_code, ProduceResponse(
                         name, part.index, part.error_code, part.base_offset))
@@ -698,6 +706,8 @@ class SimpleClientMixin:
             out = {}
             for topic in response.responses or ():
                 name = self._response_topic(topic, "topic", ids)
+                if name is None:
+                    continue  # an id we did not send: about no payload
                 for part in topic.partitions or ():
                     out[(name, part.partition_index)] = (part.error_code, FetchResponse(
                         name, part.partition_index, part.error_code, part.high_watermark,
@@ -847,6 +857,8 @@ class SimpleClientMixin:
             out = {}
             for topic in response.topics or ():
                 name = self._response_topic(topic, "name", ids)
+                if name is None:
+                    continue  # an id we did not send: about no payload
                 for part in topic.partitions or ():
                     out[(name, part.partition_index)] = (part.error_code, OffsetCommitResponse(
                         name, part.partition_index, part.error_code))
@@ -897,6 +909,8 @@ class SimpleClientMixin:
                 group_error = group_error or section_error
                 for topic in topics or ():
                     name = self._response_topic(topic, "name", ids)
+                    if name is None:
+                        continue  # an id we did not send: about no payload
                     for part in topic.partitions or ():
                         code = part.error_code or section_error
                         out[(name, part.partition_index)] = (code, OffsetFetchResponse(
