@@ -21,7 +21,7 @@ from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.producer.accumulator import RecordAccumulator
-from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD
+from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
@@ -30,6 +30,7 @@ from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import TransactionManager
 from kafka.record import codecs
+from kafka.record.batch import RECORD_OVERHEAD
 from kafka.record.record import Header
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
