@@ -64,6 +64,7 @@ from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.client.network import DEFAULT_CONFIG
 from kafka.client.routing import RoutingClient
 from kafka.cluster import COORDINATOR_GROUP
+from kafka.config_checks import check_number
 from kafka.simple.common import (
     BrokerMetadata,
     ConsumerMetadataRequest,
@@ -209,6 +210,7 @@ class SimpleClientMixin:
         if timeout is not _NOT_GIVEN:
             if "request_timeout_ms" in configs:
                 raise errors.KafkaConfigurationError("give timeout (seconds) or request_timeout_ms, not both")
+            check_number("timeout", timeout, none_ok=True)
             timeout_ms = _UNLIMITED_MS if timeout is None else int(timeout * 1000)
             if timeout_ms <= 0:
                 raise errors.KafkaConfigurationError("timeout must be positive, got %r" % (timeout,))
