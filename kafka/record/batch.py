@@ -97,13 +97,16 @@ def estimate_record_size(key: Optional[bytes], value: Optional[bytes],
 
 def estimate_record_sizes(keys: Optional[Sequence[Optional[bytes]]], values: Sequence[Optional[bytes]],
                           headers: Optional[Sequence[Optional[Sequence[Header]]]] = None) -> List[int]:
-    """:func:`estimate_record_size` of each record given as columns (``keys`` and ``headers`` may be None)."""
+    """:func:`estimate_record_size` of each record given as columns (``keys`` and ``headers`` may be None).
+
+    Without keys every value must be bytes: a record needs a key or a value.
+    """
     if headers is not None:
         return [estimate_record_size(k, v, h)
                 for k, v, h in zip(keys if keys is not None else [None] * len(values), values, headers)]
     if keys is not None:
         return [RECORD_OVERHEAD + (len(k) if k else 0) + (len(v) if v else 0) for k, v in zip(keys, values)]
-    return [RECORD_OVERHEAD + (len(v) if v else 0) for v in values]
+    return [RECORD_OVERHEAD + len(v) for v in values]  # type: ignore[arg-type]
 
 
 class RecordBatch:

@@ -153,12 +153,15 @@ def test_record_estimate_bounds_a_record_alone_in_its_batch():
 
 def test_column_estimates_match_the_record_estimate():
     keys = [None, b"", b"key"]
-    values = [b"v", b"value" * 9, None]
+    values = [b"v", b"value" * 9, b""]
     headers = [None, [("a", b"1")], [("b\u00e9", None), ("c", b"")]]
     for key_column, header_column in [(None, None), (keys, None), (None, headers), (keys, headers)]:
         expected = [estimate_record_size(key_column[i] if key_column else None, values[i],
                                          header_column[i] if header_column else None) for i in range(3)]
         assert estimate_record_sizes(key_column, values, header_column) == expected
+    # With keys, a value may be null (a tombstone).
+    assert estimate_record_sizes([b"k"], [None]) == [estimate_record_size(b"k", None)]
+    assert estimate_record_sizes([b"k"], [None], [None]) == [estimate_record_size(b"k", None)]
 
 
 def test_log_append_time_builder_bit():
