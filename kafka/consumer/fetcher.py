@@ -21,6 +21,7 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optio
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
@@ -196,20 +197,17 @@ class Fetcher:
     def _fetch_request(self, partitions: List[TopicPartition]) -> Tuple[Any, Dict[TopicPartition, int],
                                                                        Dict[str, Optional[uuid.UUID]]]:
         cluster = self.client.cluster
-        by_topic: Dict[str, List[Any]] = {}
         offsets: Dict[TopicPartition, int] = {}
+        wanted = []
         for tp in partitions:
             state = self.subscription.state(tp)
             offsets[tp] = state.position  # type: ignore[assignment]
-            by_topic.setdefault(tp.topic, []).append(FETCH.Request.FetchTopic.FetchPartition(
-                partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
-                fetch_offset=state.position, partition_max_bytes=self.max_partition_fetch_bytes))
-        ids = topic_ids.ids_by_name(cluster, by_topic)
-        request = FETCH.Request(
-            replica_id=-1, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
-            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack,
-            topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=ids[topic], partitions=parts)
-                    for topic, parts in by_topic.items()])
+            wanted.append(PartitionFetch(tp.topic, tp.partition, state.position,  # type: ignore[arg-type]
+                                         self.max_partition_fetch_bytes, cluster.leader_epoch_for_partition(tp)))
+        ids = topic_ids.ids_by_name(cluster, (tp.topic for tp in partitions))
+        request = build_fetch_request(
+            wanted, ids, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
+            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack)
         return request, offsets, ids
 
     def _on_fetch(self, node: int, offsets: Dict[TopicPartition, int], version: int,

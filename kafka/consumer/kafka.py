@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
 from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
+from kafka.config_checks import check_config_values
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
@@ -81,6 +82,7 @@ class ModernKafkaConsumer:
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown consumer configuration: %s" % ", ".join(sorted(unknown)))
+        check_config_values(configs, DEFAULT_CONFIG, checked_elsewhere=["bootstrap_servers"])
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
         self.config.update(ignored)
