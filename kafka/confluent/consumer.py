@@ -19,6 +19,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
+from kafka.confluent._record_buffer import RecordBuffer
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
@@ -97,7 +98,7 @@ class Consumer:
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
         self._metadata = MetadataSource(settings)
-        self._buffer: Deque[Any] = collections.deque()
+        self._buffer = RecordBuffer()
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}
         self._positions: Dict[EngineTP, int] = {}
@@ -252,15 +253,7 @@ class Consumer:
 
     def _drop_buffered(self, tps: Optional[Set[EngineTP]]) -> None:
         """Give buffered records of ``tps`` (all when None) back: the engine re-reads them later."""
-        first: Dict[EngineTP, int] = {}
-        kept: Deque[Any] = collections.deque()
-        for record in self._buffer:
-            etp = EngineTP(record.topic, record.partition)
-            if tps is None or etp in tps:
-                first.setdefault(etp, record.offset)
-            else:
-                kept.append(record)
-        self._buffer = kept
+        first = self._buffer.drop(tps)
         assigned = self._engine.assignment()
         for etp, offset in first.items():
             if etp in assigned:
@@ -342,11 +335,8 @@ class Consumer:
                         out.append(eof)
                     continue
                 record = self._hand_out_run(out, count - len(out))
-                if self._partition_eof and (not self._buffer or (self._buffer[0].topic, self._buffer[0].partition)
-                                            != (record.topic, record.partition)):
-                    etp = EngineTP(record.topic, record.partition)
-                    if not any(r.partition == etp.partition and r.topic == etp.topic for r in self._buffer):
-                        self._eof_due.append(etp)
+                if self._partition_eof and not self._buffer.holds(record.topic, record.partition):
+                    self._eof_due.append(EngineTP(record.topic, record.partition))
             if len(out) < count and self._partition_eof:
                 out.extend(self._eof_events(count - len(out)))
             self._maybe_auto_commit()
@@ -377,7 +367,7 @@ class Consumer:
 
     def _hand_out_one(self) -> Message:
         """Hand out the first buffered record (see _hand_out_run)."""
-        record = self._buffer.popleft()
+        record = self._buffer.take(1)[0]
         etp = self._handed_tp
         if etp is None or etp[1] != record[1] or etp[0] != record[0]:
             etp = self._handed_tp = EngineTP(record[0], record[1])
@@ -393,18 +383,9 @@ class Consumer:
 
         Positions and stored offsets are updated once per run, from its last record.
         """
-        buffer = self._buffer
-        first = buffer.popleft()
-        topic, partition = first[0], first[1]
-        run = [first]
-        take = run.append
-        popleft = buffer.popleft
-        while len(run) < limit and buffer:
-            head = buffer[0]
-            if head[1] != partition or head[0] != topic:
-                break
-            take(popleft())
+        run = self._buffer.take(limit)
         last = run[-1]
+        topic, partition = last[0], last[1]
         etp = self._handed_tp
         if etp is None or etp[1] != partition or etp[0] != topic:
             etp = self._handed_tp = EngineTP(topic, partition)
@@ -417,7 +398,7 @@ class Consumer:
 
     def _eof_events(self, limit: int) -> List[Message]:
         out: List[Message] = []
-        buffered = {(r.topic, r.partition) for r in self._buffer}
+        buffered = self._buffer.partitions()
         for etp in sorted(self._engine.assignment()):
             if len(out) >= limit:
                 break
