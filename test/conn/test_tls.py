@@ -478,10 +478,11 @@ def test_waiting_for_a_silent_peer_does_not_spin(pki: Pki) -> None:
     client._selector.select = counting_select
     try:
         node = client.least_loaded_node()
-        started = time.process_time()
         assert not client.await_ready(node, 1000)
+        # A spinning wait calls the selector thousands of times a second. The
+        # count does not depend on the machine's load, unlike CPU seconds,
+        # which benchmarks/idle_cpu.py measures.
         assert len(calls) < 200, "%d selector waits in one second" % len(calls)
-        assert time.process_time() - started < 0.5
     finally:
         client.close()
         silent.close()
