@@ -489,7 +489,7 @@ def test_coordinator_down_longer_than_the_session(cluster, members):
     wait_for(lambda: settled([m]), 10, "the join")
     generation = m.coordinator.generation
     cluster.broker_down(2)
-    time.sleep(SESSION_MS / 1000.0 + 1.5)
+    time.sleep(SESSION_MS / 1000.0 + 1.5)  # down past the session timeout and the mock's 1 s session check
     cluster.broker_up(2)
     # The coordinator dropped the member meanwhile: it finds out, loses its
     # partitions and joins again.
