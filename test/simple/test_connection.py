@@ -194,7 +194,7 @@ def test_receive_times_out_within_the_timeout():
         started = time.monotonic()
         with pytest.raises(KafkaConnectionError) as info:
             conn.recv(1)
-        assert 0.2 < time.monotonic() - started < 3
+        assert 0.2 < time.monotonic() - started < 6  # the peer would keep silent for 10 s
         assert "within 0.3 s" in str(info.value)
         assert not conn.connected  # a half-read stream is not reused
     finally:
@@ -204,8 +204,8 @@ def test_receive_times_out_within_the_timeout():
 
 def test_a_trickle_of_bytes_does_not_extend_the_timeout():
     def trickle(sock):
-        sock.sendall(b"\x00\x00\x00\x10")  # announces 16 bytes, then sends one every 0.2 s
-        for _ in range(16):
+        sock.sendall(b"\x00\x00\x00\x40")  # announces 64 bytes, then sends one every 0.2 s (12.8 s)
+        for _ in range(64):
             time.sleep(0.2)
             try:
                 sock.sendall(b"x")
@@ -218,7 +218,7 @@ def test_a_trickle_of_bytes_does_not_extend_the_timeout():
         started = time.monotonic()
         with pytest.raises(KafkaConnectionError):
             conn.recv(1)
-        assert time.monotonic() - started < 2
+        assert time.monotonic() - started < 6  # the 0.5 s timeout, not the whole trickle
     finally:
         peer.close()
 
