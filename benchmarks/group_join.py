@@ -41,8 +41,9 @@ from typing import Any, Dict, List, Optional
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from kafka import KafkaConsumer, KafkaProducer  # noqa: E402
 from kafka.admin import KafkaAdminClient, NewTopic  # noqa: E402
+from kafka.consumer import KafkaConsumer  # noqa: E402
+from kafka.producer import KafkaProducer  # noqa: E402
 from kafka.structs import TopicPartition  # noqa: E402
 
 GROUP_LOGGER = "kafka.consumer.group.classic"
