@@ -60,8 +60,8 @@ def test_construction_makes_no_network_call(monkeypatch):
     consumer.close()  # never used: nothing to close
     with pytest.raises(RuntimeError):
         consumer.poll(0)
-    assert time.monotonic() - started < 2.0
-    assert calls == []
+    assert time.monotonic() - started < 10  # no connection attempt is waited for...
+    assert calls == []  # ...nor made
     assert producer._inner_producer is None and txn._inner_producer is None and consumer._inner_consumer is None
     assert consumer.consumer_group == "g"
 
