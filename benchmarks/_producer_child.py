@@ -27,7 +27,7 @@ import resource
 import sys
 import time
 import traceback
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 POOL = 1024  # distinct values, cycled; keeps the data set out of the client's RSS
 _WORDS = (
@@ -59,6 +59,50 @@ def make_values(size: int, count: int = POOL, spread: float = 0.0) -> List[bytes
             length += len(word)
         values.append(b"".join(parts)[:target])
     return values
+
+
+#: Record shapes of ``--workload``: value lengths (inclusive; None: exactly
+#: ``--value-size``) and whether records carry keys and headers.
+WORKLOADS: Dict[str, Tuple[Optional[Tuple[int, int]], bool]] = {
+    "fixed": (None, False),  # values of one size, null keys, no headers
+    "small": ((50, 150), True),  # event-like: 50-150 B values, 8-36 B keys, 0-3 headers
+    "large": ((200, 2000), True),  # 200-2,000 B values, keys and headers as "small"
+}
+_HEADER_KEYS = ("trace-id", "content-type", "source", "schema-version")
+
+Headers = Optional[List[Tuple[str, bytes]]]
+
+
+class Shape(NamedTuple):
+    """The pools of one workload, cycled by record number (``i & (POOL - 1)``)."""
+
+    values: List[bytes]
+    keys: Optional[List[bytes]]  # None: every key null
+    headers: Optional[List[Headers]]  # None: no record has headers; an entry None: that record has none
+
+
+def make_shape(workload: str, size: int, spread: float = 0.0) -> Shape:
+    """The deterministic records of ``workload``, the same for every client.
+
+    ``fixed`` is :func:`make_values` of ``size`` (and ``spread``); the others
+    ignore both: values of lengths drawn uniformly from the workload's range,
+    keys of 8 to 36 bytes (``user-`` and a number, as text), and 0 to 3
+    headers of 8 to 32 value bytes each.
+    """
+    lengths, keyed = WORKLOADS[workload]
+    if lengths is None:
+        return Shape(make_values(size, spread=spread), None, None)
+    low, high = lengths
+    values = make_values((low + high) // 2, spread=(high - low) / (low + high))
+    rng = random.Random(20240603)
+    keys = []
+    headers: List[Headers] = []
+    for i in range(POOL):
+        key = b"user-%d-" % i
+        keys.append((key + b"0123456789abcdef" * 3)[: rng.randint(8, 36)])
+        count = rng.randint(0, 3)
+        headers.append([(_HEADER_KEYS[h], b"h%07d" % i + b"x" * rng.randint(0, 24)) for h in range(count)] or None)
+    return Shape(values, keys if keyed else None, headers if keyed else None)
 
 
 def peak_rss_kb() -> int:
