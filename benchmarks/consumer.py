@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/consumer.py                          # 100 B and 1 KiB, uncompressed, manual assignment
     python benchmarks/consumer.py --sizes 100 --records 200000
+    python benchmarks/consumer.py --sizes 100 --workload fixed,small,large   # realistic records too
     python benchmarks/consumer.py --codecs none,lz4,zstd
     python benchmarks/consumer.py --mode group             # subscribe with a fresh group id per run
     python benchmarks/consumer.py --mode assign,group      # both, on the same data
@@ -28,6 +29,14 @@ linger_ms=20, batch_size=1000000)`` instead.  Both write batches of up to
 batch), in the codec of the configuration.  The fill counts only when the
 broker's high watermark is exactly N.  Values are the text-like ones of
 ``benchmarks/producer.py`` (cycled from a pool of 1,024), keys are null.
+
+Workloads (``--workload``, comma-separated): ``fixed`` is the above, one
+topic per ``--sizes`` entry; ``small`` and ``large`` add one topic each of
+records shaped like application events: values of 50-150 B (``small``,
+500,000 records) or 200-2,000 B (``large``, 100,000), lengths uniformly
+spread, keys of 8-36 B and 0-3 headers of 8-32 B values per record
+(``make_shape`` in ``benchmarks/_producer_child.py``).  Their rows are
+labelled with the workload's name; MB/s counts their mean value length.
 
 What is timed, in the child: from the end of the first poll that returned
 records (or, with ``--warmup W``, the first poll that brought the count to W
@@ -109,9 +118,10 @@ import subprocess
 import sys
 import time
 import uuid
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
-from _shared import delete_topic, describe, fmt, parse_records
+from _shared import (WORKLOAD_HELP, WORKLOAD_TEXT, DataSet, delete_topic, describe, fmt, parse_workloads,
+                     plan_data)
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
@@ -119,7 +129,7 @@ sys.path.insert(0, ROOT)
 from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
 
-from _producer_child import POOL, WORKLOADS, Shape, make_shape  # noqa: E402
+from _producer_child import POOL, WORKLOADS, Shape  # noqa: E402
 
 CHILD = os.path.join(HERE, "_consumer_child.py")
 # label -> (child client, style)
@@ -347,7 +357,7 @@ def one_run(side: Side, bootstrap: str, topic: str, mode: str, codec: str, recor
 
 
 class Row:
-    def __init__(self, side: Side, data: "DataSet", codec: str, mode: str, records: int) -> None:
+    def __init__(self, side: Side, data: DataSet, codec: str, mode: str, records: int) -> None:
         self.side = side
         self.size = data.label  # "100" for fixed 100-byte values, else the workload's name
         self.mean = data.mean
@@ -434,36 +444,6 @@ def print_table(rows: List[Row], sides: List[Side]) -> None:
             print(note)
 
 
-class DataSet(NamedTuple):
-    """One topic's records: a fixed value size or a realistic workload."""
-
-    label: str  # "100" (bytes, workload fixed) or the workload's name
-    shape: Shape
-    records: int
-    mean: float  # mean value bytes, for MB/s
-
-
-WORKLOAD_TEXT = {
-    "small": "values 50-150 B (uniform), keys 8-36 B, 0-3 headers (8-32 B values)",
-    "large": "values 200-2,000 B (uniform), keys 8-36 B, 0-3 headers (8-32 B values)",
-}
-
-
-def plan_data(args: argparse.Namespace, sizes: List[int], workloads: List[str]) -> List[DataSet]:
-    """The topics to fill: one per ``--sizes`` entry for ``fixed``, one per other workload."""
-    out = []
-    for workload in workloads:
-        if workload == "fixed":
-            counts = parse_records(args.records, sizes, DEFAULT_RECORDS, 500_000)
-            for size in sizes:
-                out.append(DataSet(str(size), make_shape("fixed", size, args.spread), counts[size], size))
-            continue
-        shape = make_shape(workload, 0)
-        records = int(args.records) if args.records and ":" not in args.records else WORKLOAD_RECORDS[workload]
-        out.append(DataSet(workload, shape, records, statistics.mean(map(len, shape.values))))
-    return out
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--bootstrap-server", default=None,
@@ -471,10 +451,7 @@ def main() -> None:
     parser.add_argument("--clients", default=DEFAULT_CLIENTS,
                         help="comma-separated, from: %s" % ", ".join(CLIENT_KINDS))
     parser.add_argument("--sizes", default="100,1024", help="value sizes in bytes (workload fixed)")
-    parser.add_argument("--workload", default="fixed",
-                        help="comma-separated record shapes: fixed (values of --sizes, null keys, no headers), "
-                             "small (values 50-150 B, keys 8-36 B, 0-3 headers), large (values 200-2,000 B, "
-                             "keys and headers as small); default fixed")
+    parser.add_argument("--workload", default="fixed", help=WORKLOAD_HELP)
     parser.add_argument("--codecs", default="none", help="e.g. none,lz4,zstd")
     parser.add_argument("--mode", default="assign", help="assign, group, or assign,group")
     parser.add_argument("--records", default=None,
@@ -504,16 +481,14 @@ def main() -> None:
     args = parser.parse_args()
 
     sizes = [int(s) for s in args.sizes.split(",")]
-    workloads = [w.strip() for w in args.workload.split(",") if w.strip()]
-    for workload in workloads:
-        if workload not in WORKLOADS:
-            raise SystemExit("unknown workload %r (choose from %s)" % (workload, ", ".join(WORKLOADS)))
+    workloads = parse_workloads(args.workload)
     codecs = [c.strip() for c in args.codecs.split(",") if c.strip()]
     modes = [m.strip() for m in args.mode.split(",") if m.strip()]
     for mode in modes:
         if mode not in ("assign", "group"):
             raise SystemExit("unknown mode %r (assign or group)" % mode)
-    data_sets = plan_data(args, sizes, workloads)
+    data_sets = plan_data(args.records, sizes, workloads, DEFAULT_RECORDS, 500_000, WORKLOAD_RECORDS,
+                          args.spread)
     for data in data_sets:
         if args.warmup >= data.records:
             raise SystemExit("--warmup %d leaves nothing to time for %d records of %s" % (
