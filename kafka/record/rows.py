@@ -30,19 +30,9 @@ ROW_FIELDS: Tuple[str, ...] = (
 #: The fields the caller supplies once per batch (the readers' ``prefix``).
 PREFIX_FIELDS: Tuple[str, ...] = ROW_FIELDS[:3]
 
-TOPIC = ROW_FIELDS.index("topic")
-PARTITION = ROW_FIELDS.index("partition")
-LEADER_EPOCH = ROW_FIELDS.index("leader_epoch")
-OFFSET = ROW_FIELDS.index("offset")
-TIMESTAMP = ROW_FIELDS.index("timestamp")
-TIMESTAMP_TYPE = ROW_FIELDS.index("timestamp_type")
-KEY = ROW_FIELDS.index("key")
-VALUE = ROW_FIELDS.index("value")
-HEADERS = ROW_FIELDS.index("headers")
-CHECKSUM = ROW_FIELDS.index("checksum")
-#: ``len(key)``, -1 for a null key.
-KEY_SIZE = ROW_FIELDS.index("serialized_key_size")
-#: ``len(value)``, -1 for a null value.
-VALUE_SIZE = ROW_FIELDS.index("serialized_value_size")
-#: UTF-8 bytes of the header keys plus the header value bytes, -1 without headers (as kafka-python).
-HEADER_SIZE = ROW_FIELDS.index("serialized_header_size")
+#: Index of each field in a row; ``test_row_layout.py`` checks each against its name.
+#: ``KEY_SIZE`` and ``VALUE_SIZE`` are ``len(key)`` and ``len(value)``, -1 for
+#: null; ``HEADER_SIZE`` the UTF-8 bytes of the header keys plus the header
+#: value bytes, -1 without headers (as kafka-python counts them).
+(TOPIC, PARTITION, LEADER_EPOCH, OFFSET, TIMESTAMP, TIMESTAMP_TYPE, KEY, VALUE, HEADERS, CHECKSUM,
+ KEY_SIZE, VALUE_SIZE, HEADER_SIZE) = range(len(ROW_FIELDS))
