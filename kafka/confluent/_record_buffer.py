@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
+from kafka.record.rows import OFFSET, PARTITION, TOPIC
 from kafka.structs import TopicPartition as EngineTP
 
 
@@ -58,13 +59,13 @@ class RecordBuffer:
         """Whether a row of that partition is buffered."""
         for rows, start in self._runs:
             row = rows[start]
-            if row[1] == partition and row[0] == topic:
+            if row[PARTITION] == partition and row[TOPIC] == topic:
                 return True
         return False
 
     def partitions(self) -> Set[Tuple[str, int]]:
         """``(topic, partition)`` of every partition with buffered rows."""
-        return {(rows[start][0], rows[start][1]) for rows, start in self._runs}
+        return {(rows[start][TOPIC], rows[start][PARTITION]) for rows, start in self._runs}
 
     def drop(self, tps: Optional[Set[EngineTP]]) -> Dict[EngineTP, int]:
         """Remove the rows of ``tps`` (all when None); return each dropped partition's first offset."""
@@ -73,9 +74,9 @@ class RecordBuffer:
         for run in self._runs:
             rows, start = run
             row = rows[start]
-            etp = EngineTP(row[0], row[1])
+            etp = EngineTP(row[TOPIC], row[PARTITION])
             if tps is None or etp in tps:
-                first.setdefault(etp, row[3])
+                first.setdefault(etp, row[OFFSET])
                 self._count -= len(rows) - start
             else:
                 kept.append(run)

@@ -23,9 +23,9 @@ from kafka.confluent._record_buffer import RecordBuffer
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
-    OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, message_from_record,
-    messages_from_records, partitions_list)
+    OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, partitions_list)
 from kafka.consumer.kafka import ModernKafkaConsumer as KafkaConsumer
+from kafka.record.rows import LEADER_EPOCH, OFFSET, PARTITION, TOPIC
 from kafka.structs import OffsetAndMetadata, TopicPartition as EngineTP
 
 log = logging.getLogger(__name__)
@@ -97,6 +97,7 @@ class Consumer:
             self._engine = KafkaConsumer(**settings)
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
+        self._engine.set_record_class(Message)  # records arrive as Messages: no copy per record
         self._metadata = MetadataSource(settings)
         self._buffer = RecordBuffer()
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
@@ -335,8 +336,8 @@ class Consumer:
                         out.append(eof)
                     continue
                 record = self._hand_out_run(out, count - len(out))
-                if self._partition_eof and not self._buffer.holds(record.topic, record.partition):
-                    self._eof_due.append(EngineTP(record.topic, record.partition))
+                if self._partition_eof and not self._buffer.holds(record[TOPIC], record[PARTITION]):
+                    self._eof_due.append(EngineTP(record[TOPIC], record[PARTITION]))
             if len(out) < count and self._partition_eof:
                 out.extend(self._eof_events(count - len(out)))
             self._maybe_auto_commit()
@@ -367,16 +368,16 @@ class Consumer:
 
     def _hand_out_one(self) -> Message:
         """Hand out the first buffered record (see _hand_out_run)."""
-        record = self._buffer.take(1)[0]
+        record: Message = self._buffer.take(1)[0]
         etp = self._handed_tp
-        if etp is None or etp[1] != record[1] or etp[0] != record[0]:
-            etp = self._handed_tp = EngineTP(record[0], record[1])
-        self._positions[etp] = record[3] + 1
+        if etp is None or etp[1] != record[PARTITION] or etp[0] != record[TOPIC]:
+            etp = self._handed_tp = EngineTP(record[TOPIC], record[PARTITION])
+        self._positions[etp] = record[OFFSET] + 1
         if self._eof_sent:
             self._eof_sent.discard(etp)
         if self._auto_store:
-            self._stored[etp] = (record[3] + 1, None, record[2])
-        return message_from_record(record)
+            self._stored[etp] = (record[OFFSET] + 1, None, record[LEADER_EPOCH])
+        return record
 
     def _hand_out_run(self, out: List[Message], limit: int) -> Any:
         """Move up to ``limit`` buffered records of the first record's partition to ``out``; return the last.
@@ -385,15 +386,15 @@ class Consumer:
         """
         run = self._buffer.take(limit)
         last = run[-1]
-        topic, partition = last[0], last[1]
+        topic, partition = last[TOPIC], last[PARTITION]
         etp = self._handed_tp
         if etp is None or etp[1] != partition or etp[0] != topic:
             etp = self._handed_tp = EngineTP(topic, partition)
-        self._positions[etp] = last[3] + 1
+        self._positions[etp] = last[OFFSET] + 1
         self._eof_sent.discard(etp)
         if self._auto_store:
-            self._stored[etp] = (last[3] + 1, None, last[2])
-        out.extend(messages_from_records(run))
+            self._stored[etp] = (last[OFFSET] + 1, None, last[LEADER_EPOCH])
+        out.extend(run)
         return last
 
     def _eof_events(self, limit: int) -> List[Message]:

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from itertools import repeat
-from typing import Any, List, Optional, Sequence, Tuple
+from typing import Any, List, Optional, Tuple
 
 import kafka.confluent.errors
-from kafka.consumer.fetcher import ConsumerRecord
+from kafka.record import rows
 
 OFFSET_BEGINNING = -2
 OFFSET_END = -1
@@ -18,10 +17,9 @@ TIMESTAMP_CREATE_TIME = 1
 TIMESTAMP_LOG_APPEND_TIME = 2
 
 
-_FIELDS = ConsumerRecord._fields
 _TOPIC, _PARTITION, _EPOCH, _OFFSET, _TS, _TS_TYPE, _KEY, _VALUE, _HEADERS = (
-    _FIELDS.index(name) for name in ("topic", "partition", "leader_epoch", "offset", "timestamp",
-                                      "timestamp_type", "key", "value", "headers"))
+    rows.TOPIC, rows.PARTITION, rows.LEADER_EPOCH, rows.OFFSET, rows.TIMESTAMP, rows.TIMESTAMP_TYPE, rows.KEY,
+    rows.VALUE, rows.HEADERS)
 #: Marks a field that no ``set_*`` call and no constructor argument replaced.
 _FROM_ROW: Any = object()
 
@@ -31,9 +29,11 @@ class Message(tuple):
 
     The constructor (every argument optional) is meant for tests; the
     clients build messages themselves. A consumed message *is* the engine's
-    record row (the fields of :class:`kafka.consumer.fetcher.ConsumerRecord`,
-    in that order), so handing records out costs one tuple copy each; what
-    the constructor or a ``set_*`` call gives replaces the row's field.
+    record row (the fields of :data:`kafka.record.rows.ROW_FIELDS`, in that
+    order): the engine builds it as this class (see
+    :meth:`kafka.consumer.kafka.ModernKafkaConsumer.set_record_class`), so
+    handing records out costs nothing per record. What the constructor or a
+    ``set_*`` call gives replaces the row's field.
     """
 
     # Replacements of the row's fields (instance attributes once set).
@@ -175,25 +175,12 @@ class Message(tuple):
 
 
 #: The row under a message made by the constructor (every field replaced).
-_EMPTY_ROW = (None,) * len(_FIELDS)
+_EMPTY_ROW = (None,) * len(rows.ROW_FIELDS)
 
 
 def _observed(message: Message) -> Tuple[Any, ...]:
     return (message.topic(), message.partition(), message.offset(), message.key(), message.value(),
             message.headers(), message.error(), message.timestamp(), message.latency(), message.leader_epoch())
-
-
-def message_from_record(row: Any) -> Message:
-    """The :class:`Message` for one engine ``ConsumerRecord`` row (a copy of the row's fields)."""
-    return _new_row(Message, row)
-
-
-def messages_from_records(records: Sequence[Any]) -> List[Message]:
-    """:func:`message_from_record` for each row."""
-    return list(map(_new_row, repeat(Message, len(records)), records))
-
-
-_new_row = tuple.__new__
 
 
 class TopicPartition:

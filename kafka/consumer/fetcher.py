@@ -126,6 +126,8 @@ class Fetcher:
         self.client_rack = client_rack or ""
         #: Whether deserializers also see null keys and values (kafka-python's way).
         self.deserialize_none = deserialize_none
+        #: The tuple class records are built as (see KafkaConsumer.set_record_class).
+        self.record_class: type = ConsumerRecord
         self.subscription = subscription
         self.key_deserializer = key_deserializer
         self.value_deserializer = value_deserializer
@@ -413,7 +415,7 @@ class Fetcher:
                 for r in chunk:
                     try:
                         built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des,
-                                                        self.deserialize_none))
+                                                        self.deserialize_none, self.record_class))
                     except Exception:
                         if built:  # hand out the records before the failing one first
                             yield built, r.offset
@@ -438,7 +440,7 @@ class Fetcher:
         """
         at = OFFSET if plain else _RECORD_OFFSET  # where the offset is in a row
         if isinstance(batch, RecordBatch):
-            reader = batch.row_reader(ConsumerRecord, prefix) if plain else batch.row_reader()
+            reader = batch.row_reader(self.record_class, prefix) if plain else batch.row_reader()
             if batch.compression_type:
                 self._decompressed += reader.body_size
             size = max(self.max_poll_records, _MIN_CHUNK)
@@ -456,14 +458,15 @@ class Fetcher:
         if batch.compression_type:  # a v0/v1 wrapper
             self._decompressed += batch.decompressed_size
         if plain:
-            records = [self._deserialized(*prefix, r, None, None) for r in records]
+            records = [self._deserialized(*prefix, r, None, None, False, self.record_class) for r in records]
         if records and records[0][at] < position:
             records = [r for r in records if r[at] >= position]
         yield records, next_offset
 
     @staticmethod
     def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Callable],
-                      value_des: Optional[Callable], none_too: bool = False) -> ConsumerRecord:
+                      value_des: Optional[Callable], none_too: bool = False,
+                      record_class: type = ConsumerRecord) -> ConsumerRecord:
         offset, timestamp, timestamp_type, key, value, headers = record
         key_size = len(key) if key is not None else -1
         value_size = len(value) if value is not None else -1
@@ -474,7 +477,7 @@ class Fetcher:
         header_size = sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0)
                           for k, v in headers) if headers else -1
         # In the order of ROW_FIELDS (test_row_layout.py checks it).
-        return _new_record(ConsumerRecord, (topic, partition, epoch, offset, timestamp, timestamp_type, key, value,
+        return _new_record(record_class, (topic, partition, epoch, offset, timestamp, timestamp_type, key, value,
                                             headers, None, key_size, value_size, header_size))
 
     # -- offsets lookups -------------------------------------------------------------------

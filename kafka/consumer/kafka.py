@@ -171,6 +171,20 @@ class ModernKafkaConsumer:
 
     # -- polling --------------------------------------------------------------------------
 
+    def set_record_class(self, record_class: type) -> None:
+        """Build the records :meth:`poll` returns as instances of ``record_class``.
+
+        For libraries that give records another interface: ``record_class``
+        must be a subclass of :class:`tuple` that takes the fields of
+        :class:`~kafka.consumer.fetcher.ConsumerRecord` in that order
+        (:data:`kafka.record.rows.ROW_FIELDS`); instances are made with
+        ``tuple.__new__``, so its own ``__new__`` and ``__init__`` are not
+        called. Applies to records fetched from then on.
+        """
+        if not isinstance(record_class, type) or not issubclass(record_class, tuple):
+            raise errors.IllegalArgumentTypeError("record_class must be a tuple subclass, not %r" % (record_class,))
+        self._fetcher.record_class = record_class
+
     def poll(self, timeout_ms: float = 0, max_records: Optional[int] = None,
              update_offsets: bool = True) -> Dict[TopicPartition, List[ConsumerRecord]]:
         """Records fetched for the assigned partitions, waiting up to ``timeout_ms``."""
