@@ -43,7 +43,8 @@ from kafka import direct  # noqa: E402
 from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.consumer import KafkaConsumer  # noqa: E402
 from kafka.spark.arrow import BatchBuilder  # noqa: E402
-from kafka.spark.worker import TIMINGS_ENV  # noqa: E402
+from kafka.spark.offsets import OffsetRange  # noqa: E402
+from kafka.spark.worker import TIMINGS_ENV, read_range  # noqa: E402
 from kafka.structs import TopicPartition  # noqa: E402
 
 PARTITIONS = 4
@@ -100,7 +101,8 @@ def _reset(path: str) -> None:
 
 
 def _client_alone(servers: str, topic: str, count: int) -> Dict[str, float]:
-    """Our consumer reading the topic in this process, with and without building Arrow batches."""
+    """Our consumer reading the topic in this process, with and without building Arrow batches, and the
+    executors' read path (:func:`kafka.spark.worker.read_range`) in this process."""
     out = {}
     for build in (False, True):
         with KafkaConsumer(bootstrap_servers=servers, auto_offset_reset="earliest", max_poll_records=10000,
@@ -118,6 +120,15 @@ def _client_alone(servers: str, topic: str, count: int) -> Dict[str, float]:
                         if len(builders[tp]) >= 10000:
                             builders[tp].build()
             out["arrow" if build else "plain"] = count / (time.perf_counter() - started)
+    # What a Spark task runs (Fetch responses decoded into Arrow columns), with no Spark around it.
+    client = {"bootstrap_servers": servers}
+    for _ in range(2):  # the first pass connects
+        started = time.perf_counter()
+        for p in range(PARTITIONS):
+            end = count // PARTITIONS + (1 if p < count % PARTITIONS else 0)
+            for _batch in read_range(client, OffsetRange(topic, p, 0, end), False, True, 60_000):
+                pass
+    out["task_path"] = count / (time.perf_counter() - started)
     return out
 
 
