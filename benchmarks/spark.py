@@ -148,7 +148,8 @@ def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timi
         tasks = _tasks(timings, "read")
         results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
                         "client_s": sum(t["client_s"] for t in tasks), "arrow_s": sum(t["arrow_s"] for t in tasks),
-                        "task_s": sum(t["task_s"] for t in tasks)})
+                        "task_s": sum(t["task_s"] for t in tasks),
+                        "worker_cpu_us_per_record": 1e6 * sum(t["cpu_s"] for t in tasks) / count})
     return _summary(results)
 
 
@@ -319,6 +320,8 @@ def _explain(report: Dict[str, Any]) -> None:
               % (read["rate"], read["rates"], read["task_s"], read["wall_s"], read["client_s"],
                  100 * read["client_s"] / read["task_s"], read["arrow_s"], 100 * read["arrow_s"] / read["task_s"],
                  read["task_s"] - read["client_s"] - read["arrow_s"]))
+        print("batch read: Python workers' CPU %.2f us per record (our decoding and Spark's handling of the "
+              "batches in the worker)" % read["worker_cpu_us_per_record"])
     write = report.get("batch_write")
     if write:
         print("batch write: %d rows/s (median of %s); tasks %.1f s in total: send %.1f s, final flush %.1f s, "

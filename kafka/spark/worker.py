@@ -136,6 +136,7 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
     consumer.seek(tp, rng.start)
     builder = BatchBuilder(rng.topic, rng.partition, include_headers)
     task_started = time.perf_counter()
+    cpu_started = time.process_time()
     client_s = arrow_s = 0.0
     end = rng.end
     idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
@@ -180,7 +181,7 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
     timings["arrow_s"] += arrow_s
     # task_s includes the time Spark spends on each batch while this generator waits.
     _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
-            task_s=time.perf_counter() - task_started)
+            task_s=time.perf_counter() - task_started, cpu_s=time.process_time() - cpu_started)
 
 
 def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, fail_on_data_loss: bool,
@@ -190,6 +191,7 @@ def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool
     tp = TopicPartition(rng.topic, rng.partition)
     builder = ColumnBatchBuilder(rng.topic, rng.partition, include_headers)
     task_started = time.perf_counter()
+    cpu_started = time.process_time()
     client_s = arrow_s = 0.0
     chunks = fetcher.fetch_range(tp, rng.start, rng.end, fail_on_data_loss, poll_timeout_ms,
                                  decode=columns_between)
@@ -209,8 +211,9 @@ def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool
                 break
     timings["read_s"] += client_s
     timings["arrow_s"] += arrow_s
+    # cpu_s: this Python worker's CPU time during the task, Spark's handling of the batches included.
     _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
-            task_s=time.perf_counter() - task_started)
+            task_s=time.perf_counter() - task_started, cpu_s=time.process_time() - cpu_started)
 
 
 def _log_start_after(consumer: "ModernKafkaConsumer", tp: TopicPartition, offset: int) -> bool:
