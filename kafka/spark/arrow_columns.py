@@ -4,8 +4,8 @@
 of one partition and turns them into a ``pyarrow.RecordBatch`` of
 :func:`kafka.spark.arrow.arrow_schema` without a Python object per record:
 keys and values become binary arrays over the gathered bytes, the other
-columns come straight from numpy arrays. Only the headers column, when asked
-for and when records carry headers, is built from Python objects.
+columns come straight from numpy arrays. Only the headers of records that
+have some are handled as Python objects (one per header).
 """
 
 from __future__ import annotations
@@ -23,7 +23,12 @@ __all__ = ["ColumnBatchBuilder"]
 _MS_TO_US = 1000
 
 
-def _binary_array(column: BinaryColumn) -> Any:
+# Every array is made from its buffers: besides being direct, this keeps
+# pyarrow from importing pandas (which pa.array() and pa.scalar() do, at a
+# cost of about 0.25 s in each new Spark Python worker).
+
+def _binary_array(column: BinaryColumn, kind: Any) -> Any:
+    """A ``kind`` (binary or UTF-8 string) array of ``column``."""
     lengths = column.lengths
     n = len(lengths)
     offsets = np.zeros(n + 1, np.int32)
@@ -31,16 +36,35 @@ def _binary_array(column: BinaryColumn) -> Any:
     nulls = lengths < 0
     null_count = int(nulls.sum())
     validity = pa.py_buffer(np.packbits(~nulls, bitorder="little")) if null_count else None
-    return pa.Array.from_buffers(pa.binary(), n, [validity, pa.py_buffer(offsets), pa.py_buffer(column.data)],
+    return pa.Array.from_buffers(kind, n, [validity, pa.py_buffer(offsets), pa.py_buffer(column.data)],
                                  null_count=null_count)
+
+
+def _fixed_array(values: np.ndarray, kind: Any) -> Any:
+    return pa.Array.from_buffers(kind, len(values), [None, pa.py_buffer(np.ascontiguousarray(values))],
+                                 null_count=0)
+
+
+def _repeated_string(text: str, n: int) -> Any:
+    data = text.encode("utf-8")
+    offsets = np.arange(n + 1, dtype=np.int32) * len(data)
+    return pa.Array.from_buffers(pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data * n)],
+                                 null_count=0)
 
 
 def _headers_array(columns: RecordColumns, kind: Any) -> Any:
     n = len(columns)
-    if columns.headers is None:
-        return pa.ListArray.from_arrays(pa.array(np.zeros(n + 1, np.int32)), pa.array([], kind.value_type),
-                                        type=kind)
-    return pa.array([[{"key": k, "value": v} for k, v in h] for h in columns.headers], kind)
+    offsets = np.zeros(n + 1, np.int32)
+    pairs: List[Any] = []
+    if columns.headers is not None:
+        np.cumsum(np.fromiter(map(len, columns.headers), np.int64, n), out=offsets[1:])
+        pairs = [pair for headers in columns.headers for pair in headers]
+    fields = list(kind.value_type)
+    keys = BinaryColumn.from_values([key.encode("utf-8") for key, _ in pairs])
+    values = BinaryColumn.from_values([value for _, value in pairs])
+    entries = pa.StructArray.from_arrays([_binary_array(keys, pa.string()), _binary_array(values, pa.binary())],
+                                         fields=fields)
+    return pa.Array.from_buffers(kind, n, [None, pa.py_buffer(offsets)], null_count=0, children=[entries])
 
 
 class ColumnBatchBuilder:
@@ -78,14 +102,14 @@ class ColumnBatchBuilder:
         n = len(columns)
         schema = arrow_schema(self.include_headers)
         arrays = [
-            _binary_array(columns.keys),
-            _binary_array(columns.values),
-            pa.repeat(pa.scalar(self.topic, pa.string()), n),
-            pa.array(np.full(n, self.partition, np.int32)),
-            pa.array(columns.offsets),
+            _binary_array(columns.keys, pa.binary()),
+            _binary_array(columns.values, pa.binary()),
+            _repeated_string(self.topic, n),
+            _fixed_array(np.full(n, self.partition, np.int32), pa.int32()),
+            _fixed_array(columns.offsets, pa.int64()),
             # Kafka timestamps are milliseconds; Spark's are microseconds.
-            pa.array(columns.timestamps * _MS_TO_US, schema.field("timestamp").type),
-            pa.array(columns.timestamp_types),
+            _fixed_array(columns.timestamps * _MS_TO_US, schema.field("timestamp").type),
+            _fixed_array(columns.timestamp_types, pa.int32()),
         ]
         if self.include_headers:
             arrays.append(_headers_array(columns, schema.field("headers").type))

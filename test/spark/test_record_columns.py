@@ -233,3 +233,31 @@ def _assert_same_through_fetcher(broker, topic, count):
         assert got.equals(expected)
     finally:
         client.close()
+
+
+def test_a_read_task_does_not_import_pandas(broker):
+    # pa.array() and pa.scalar() import pandas, about 0.25 s in each new Spark Python worker;
+    # the read path builds its arrays from buffers instead.
+    import subprocess
+    import sys
+
+    topic = make_topic(broker.host, broker.port, partitions=1, prefix="columns")
+    from kafka.producer import KafkaProducer
+
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:
+        for i in range(20):
+            producer.send(topic, value=b"v%d" % i, key=b"k", partition=0, headers=[("h", b"x")] if i % 2 else None)
+        producer.flush()
+    code = (
+        "import sys\n"
+        "from kafka.spark.offsets import OffsetRange\n"
+        "from kafka.spark.worker import read_range\n"
+        "batches = list(read_range({'bootstrap_servers': sys.argv[1]}, OffsetRange(sys.argv[2], 0, 0, 20), True, "
+        "True, 30000))\n"
+        "assert sum(b.num_rows for b in batches) == 20\n"
+        "print('pandas' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code, broker.bootstrap_servers, topic], capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
