@@ -33,8 +33,12 @@ __all__ = ["BinaryColumn", "RecordColumns", "decode_batch", "columns_between", "
 
 Headers = Tuple[Tuple[str, Optional[bytes]], ...]
 
+#: A record needs at least a length byte and six one-byte fields.
+_MIN_RECORD_SIZE = 7
 #: A run of equal-length records shorter than this is not worth a numpy call.
 _MIN_RUN = 32
+#: After a failed look for a run, records walked one by one before the next
+#: look; doubled after each failure, so batches of varying lengths pay little.
 _FIRST_WAIT = 32
 _MAX_WAIT = 4096
 
@@ -160,7 +164,7 @@ def decode_batch(batch: Any) -> Optional[RecordColumns]:
         return None
     buf, pos, stop = batch.body()
     count = batch.record_count
-    if count <= 0 or count * 7 > stop - pos:
+    if count <= 0 or count * _MIN_RECORD_SIZE > stop - pos:
         return None
     arr = np.frombuffer(buf, np.uint8)
     try:
@@ -183,14 +187,6 @@ def columns_between(batch: Any, low: int, high: int) -> Tuple[RecordColumns, Opt
 
 
 # -- where the records are --------------------------------------------------------------------
-
-def _length_at(buf: bytes, pos: int) -> Tuple[int, int]:
-    """The record length varint at ``pos``: ``(length, position after it)``."""
-    b = buf[pos]
-    if b < 0x80:
-        return ZIGZAG_BYTE[b], pos + 1
-    return decode_varint(buf, pos)
-
 
 def _record_bounds(buf: bytes, arr: np.ndarray, pos: int, stop: int, count: int) -> Tuple[np.ndarray, np.ndarray]:
     """Start (after the length varint) and end of each of ``count`` records from ``pos``."""
