@@ -43,7 +43,8 @@ from kafka import direct  # noqa: E402
 from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.consumer import KafkaConsumer  # noqa: E402
 from kafka.spark.arrow import BatchBuilder  # noqa: E402
-from kafka.spark.worker import TIMINGS_ENV  # noqa: E402
+from kafka.spark.offsets import OffsetRange  # noqa: E402
+from kafka.spark.worker import TIMINGS_ENV, read_range  # noqa: E402
 from kafka.structs import TopicPartition  # noqa: E402
 
 PARTITIONS = 4
@@ -100,7 +101,8 @@ def _reset(path: str) -> None:
 
 
 def _client_alone(servers: str, topic: str, count: int) -> Dict[str, float]:
-    """Our consumer reading the topic in this process, with and without building Arrow batches."""
+    """Our consumer reading the topic in this process, with and without building Arrow batches, and the
+    executors' read path (:func:`kafka.spark.worker.read_range`) in this process."""
     out = {}
     for build in (False, True):
         with KafkaConsumer(bootstrap_servers=servers, auto_offset_reset="earliest", max_poll_records=10000,
@@ -118,6 +120,15 @@ def _client_alone(servers: str, topic: str, count: int) -> Dict[str, float]:
                         if len(builders[tp]) >= 10000:
                             builders[tp].build()
             out["arrow" if build else "plain"] = count / (time.perf_counter() - started)
+    # What a Spark task runs (Fetch responses decoded into Arrow columns), with no Spark around it.
+    client = {"bootstrap_servers": servers}
+    for _ in range(2):  # the first pass connects
+        started = time.perf_counter()
+        for p in range(PARTITIONS):
+            end = count // PARTITIONS + (1 if p < count % PARTITIONS else 0)
+            for _batch in read_range(client, OffsetRange(topic, p, 0, end), False, True, 60_000):
+                pass
+    out["task_path"] = count / (time.perf_counter() - started)
     return out
 
 
@@ -137,7 +148,8 @@ def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timi
         tasks = _tasks(timings, "read")
         results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
                         "client_s": sum(t["client_s"] for t in tasks), "arrow_s": sum(t["arrow_s"] for t in tasks),
-                        "task_s": sum(t["task_s"] for t in tasks)})
+                        "task_s": sum(t["task_s"] for t in tasks),
+                        "worker_cpu_us_per_record": 1e6 * sum(t["cpu_s"] for t in tasks) / count})
     return _summary(results)
 
 
@@ -308,6 +320,8 @@ def _explain(report: Dict[str, Any]) -> None:
               % (read["rate"], read["rates"], read["task_s"], read["wall_s"], read["client_s"],
                  100 * read["client_s"] / read["task_s"], read["arrow_s"], 100 * read["arrow_s"] / read["task_s"],
                  read["task_s"] - read["client_s"] - read["arrow_s"]))
+        print("batch read: Python workers' CPU %.2f us per record (our decoding and Spark's handling of the "
+              "batches in the worker)" % read["worker_cpu_us_per_record"])
     write = report.get("batch_write")
     if write:
         print("batch write: %d rows/s (median of %s); tasks %.1f s in total: send %.1f s, final flush %.1f s, "

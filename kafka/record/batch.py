@@ -308,8 +308,11 @@ class RecordBatch:
             return [make_control_record(r) for r in records]
         return cast(List[AnyRecord], records)
 
-    def _reader(self, row_cls: Optional[type], prefix: Tuple[Any, ...]) -> RecordReader:
-        count = self.record_count
+    def body(self) -> Tuple[bytes, int, int]:
+        """``(buf, start, stop)``: the records' bytes are ``buf[start:stop]``, decompressed.
+
+        An uncompressed batch gives the buffer it was read from (no copy).
+        """
         codec = self.compression_type
         if codec:
             buf = codecs.decompress(
@@ -318,9 +321,12 @@ class RecordBatch:
                 magic=2,
                 max_output=self._max_output,
             )
-            pos, stop = 0, len(buf)
-        else:
-            buf, pos, stop = self._buf, self._start + HEADER_SIZE, self._end
+            return buf, 0, len(buf)
+        return self._buf, self._start + HEADER_SIZE, self._end
+
+    def _reader(self, row_cls: Optional[type], prefix: Tuple[Any, ...]) -> RecordReader:
+        count = self.record_count
+        buf, pos, stop = self.body()
         if count < 0 or count * _MIN_RECORD_SIZE > stop - pos:
             raise CorruptRecordError(
                 "record count %d does not fit in %d bytes" % (count, stop - pos)

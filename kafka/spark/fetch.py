@@ -15,7 +15,7 @@ aborted transactions.
 from __future__ import annotations
 
 import time
-from typing import Any, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from kafka import errors
 from kafka.client import topic_ids
@@ -26,6 +26,22 @@ from kafka.protocol.apis import FETCH
 from kafka.record import MemoryRecords
 from kafka.structs import TopicPartition
 
+
+
+#: ``decode(batch, low, high)``: the records of ``batch`` with ``low <= offset < high`` (any sized
+#: container) and the offset of the batch's first record (None if it has none).
+BatchDecoder = Callable[[Any, int, int], Tuple[Any, Optional[int]]]
+
+
+def record_tuples(batch: Any, low: int, high: int) -> Tuple[List[Any], Optional[int]]:
+    """A :data:`BatchDecoder` giving the record tuples of :mod:`kafka.record`."""
+    records = list(batch)
+    if not records:
+        return records, None
+    first_offset = records[0][0]
+    if first_offset < low or records[-1][0] >= high:
+        records = [r for r in records if low <= r[0] < high]
+    return records, first_offset
 
 
 class RangeFetcher:
@@ -69,11 +85,13 @@ class RangeFetcher:
         return None, 0  # nothing for this partition this time (a broker may answer empty)
 
     def fetch_range(self, tp: TopicPartition, start: int, end: int, fail_on_data_loss: bool,
-                    poll_timeout_ms: int) -> Iterator[List[Any]]:
-        """Record tuples ``(offset, timestamp, timestamp_type, key, value, headers)`` of ``[start, end)``.
+                    poll_timeout_ms: int, decode: BatchDecoder = record_tuples) -> Iterator[Any]:
+        """The records of ``[start, end)``, one ``decode(batch, low, high)`` result per record batch.
 
-        Yields one list per record batch. Records gone from the log raise
-        OffsetOutOfRangeError with ``fail_on_data_loss``, else are skipped.
+        By default a list of record tuples ``(offset, timestamp,
+        timestamp_type, key, value, headers)`` per batch. Records gone from
+        the log raise OffsetOutOfRangeError with ``fail_on_data_loss``, else
+        are skipped.
         """
         position = start
         idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
@@ -120,17 +138,15 @@ class RangeFetcher:
             for batch in batches:
                 if batch.next_offset <= position or batch.is_control_batch:
                     continue
-                records = list(batch)
+                records, first_offset = decode(batch, position, end)
                 if first:
-                    if fail_on_data_loss and records and records[0][0] > position and position == start \
-                            and self._log_start(tp) > position:
+                    if fail_on_data_loss and first_offset is not None and first_offset > position \
+                            and position == start and self._log_start(tp) > position:
                         raise errors.OffsetOutOfRangeError(
                             "kafkawire: offsets %d-%d of %s-%d are no longer in the log (data loss); set "
-                            "failOnDataLoss=false to skip them" % (position, records[0][0], tp[0], tp[1]))
+                            "failOnDataLoss=false to skip them" % (position, first_offset, tp[0], tp[1]))
                     first = False
-                if records and (records[0][0] < position or records[-1][0] >= end):
-                    records = [r for r in records if position <= r[0] < end]
-                if records:
+                if len(records):
                     yield records
             position = after
 

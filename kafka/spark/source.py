@@ -37,7 +37,6 @@ from pyspark.sql.types import (
 )
 
 from kafka import errors
-from kafka.spark import worker
 from kafka.spark.arrow import source_ddl
 from kafka.spark.offsets import (
     OffsetRange,
@@ -97,6 +96,14 @@ def _refuse_overwrite(overwrite: bool) -> None:
                                           "use mode('append')")
 
 
+def _worker() -> Any:
+    # Imported on first use: Spark's planner processes on the driver load this
+    # module too, and they never read or write records.
+    from kafka.spark import worker
+
+    return worker
+
+
 # -- reading -------------------------------------------------------------------------------
 
 def _read(options: SourceOptions, partition: InputPartition) -> Iterator[Any]:
@@ -104,7 +111,7 @@ def _read(options: SourceOptions, partition: InputPartition) -> Iterator[Any]:
         # Spark runs one task with an empty partition when planning found none.
         return iter(())
     rng = OffsetRange(*partition.value)
-    return worker.read_range(options.client, rng, options.include_headers, options.fail_on_data_loss,
+    return _worker().read_range(options.client, rng, options.include_headers, options.fail_on_data_loss,
                              options.poll_timeout_ms)
 
 
@@ -300,7 +307,7 @@ def _write(sink: SinkOptions, batches: Iterator[Any]) -> KafkaCommitMessage:
                 batch = batch.drop_columns(["headers"])
             yield batch
 
-    return KafkaCommitMessage(worker.write_batches(sink.client, sink.topic, renamed(batches)))
+    return KafkaCommitMessage(_worker().write_batches(sink.client, sink.topic, renamed(batches)))
 
 
 class KafkaBatchWriter(DataSourceArrowWriter):

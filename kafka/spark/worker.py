@@ -15,26 +15,33 @@ import json
 import os
 import threading
 import time
-from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
 
 from kafka import errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
-from kafka.consumer.kafka import ModernKafkaConsumer
-from kafka.producer import KafkaProducer
 from kafka.spark.arrow import BatchBuilder
+from kafka.spark.arrow_columns import ColumnBatchBuilder
 from kafka.spark.fetch import RangeFetcher
 from kafka.spark.offsets import OffsetRange
+from kafka.spark.record_columns import columns_between
 from kafka.structs import TopicPartition
+
+if TYPE_CHECKING:
+    from kafka.consumer.kafka import ModernKafkaConsumer
+    from kafka.producer import KafkaProducer
 
 T = TypeVar("T")
 
 #: Rows per Arrow batch handed to Spark (Spark's own default for Arrow batches).
 ROWS_PER_BATCH = 10000
+#: Key and value bytes after which an Arrow batch is handed over even if it has fewer rows
+#: (binary columns have 32-bit offsets).
+BYTES_PER_BATCH = 64 * 1024 * 1024
 
 _lock = threading.Lock()
-_consumers: Dict[Any, ModernKafkaConsumer] = {}
-_producers: Dict[Any, KafkaProducer] = {}
+_consumers: Dict[Any, "ModernKafkaConsumer"] = {}
+_producers: Dict[Any, "KafkaProducer"] = {}
 _fetchers: Dict[Any, RangeFetcher] = {}
 #: Seconds spent inside our client by this worker process (fetch + decode, Arrow
 #: building, send + flush).
@@ -55,8 +62,12 @@ def _key(config: Dict[str, Any]) -> Tuple:
     return tuple(sorted((k, repr(v)) for k, v in config.items()))
 
 
-def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> ModernKafkaConsumer:
+def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> "ModernKafkaConsumer":
     """This worker's consumer for ``client`` settings (made on first use)."""
+    # The consumer and the producer are imported when first needed: a worker
+    # that only reads (read_uncommitted) starts faster without them.
+    from kafka.consumer.kafka import ModernKafkaConsumer
+
     config = dict(client)
     config.setdefault("max_poll_records", ROWS_PER_BATCH)
     config.setdefault("fetch_max_wait_ms", 100)
@@ -74,8 +85,10 @@ def cached_fetcher(client: Dict[str, Any]) -> RangeFetcher:
         max_wait_ms=client.get("fetch_max_wait_ms", 100), check_crcs=client.get("check_crcs", True)))
 
 
-def cached_producer(client: Dict[str, Any]) -> KafkaProducer:
+def cached_producer(client: Dict[str, Any]) -> "KafkaProducer":
     """This worker's producer for ``client`` settings (made on first use)."""
+    from kafka.producer import KafkaProducer
+
     return _cached(_producers, _key(client), lambda: KafkaProducer(**client))
 
 
@@ -123,6 +136,7 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
     consumer.seek(tp, rng.start)
     builder = BatchBuilder(rng.topic, rng.partition, include_headers)
     task_started = time.perf_counter()
+    cpu_started = time.process_time()
     client_s = arrow_s = 0.0
     end = rng.end
     idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
@@ -167,25 +181,27 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
     timings["arrow_s"] += arrow_s
     # task_s includes the time Spark spends on each batch while this generator waits.
     _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
-            task_s=time.perf_counter() - task_started)
+            task_s=time.perf_counter() - task_started, cpu_s=time.process_time() - cpu_started)
 
 
 def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, fail_on_data_loss: bool,
                  poll_timeout_ms: int) -> Iterator[Any]:
-    """read_uncommitted: record batches decoded straight into columns (see :mod:`kafka.spark.fetch`)."""
+    """read_uncommitted: record batches decoded straight into Arrow columns (see :mod:`kafka.spark.record_columns`)."""
     fetcher = cached_fetcher(client)
     tp = TopicPartition(rng.topic, rng.partition)
-    builder = BatchBuilder(rng.topic, rng.partition, include_headers)
+    builder = ColumnBatchBuilder(rng.topic, rng.partition, include_headers)
     task_started = time.perf_counter()
+    cpu_started = time.process_time()
     client_s = arrow_s = 0.0
-    chunks = fetcher.fetch_range(tp, rng.start, rng.end, fail_on_data_loss, poll_timeout_ms)
+    chunks = fetcher.fetch_range(tp, rng.start, rng.end, fail_on_data_loss, poll_timeout_ms,
+                                 decode=columns_between)
     while True:
         started = time.perf_counter()
         records = next(chunks, None)
         if records is not None:
-            builder.extend_records(records)
+            builder.add(records)
         client_s += time.perf_counter() - started
-        if records is None or len(builder) >= ROWS_PER_BATCH:
+        if records is None or len(builder) >= ROWS_PER_BATCH or builder.byte_size >= BYTES_PER_BATCH:
             if len(builder):
                 started = time.perf_counter()
                 batch = builder.build()
@@ -195,11 +211,12 @@ def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool
                 break
     timings["read_s"] += client_s
     timings["arrow_s"] += arrow_s
+    # cpu_s: this Python worker's CPU time during the task, Spark's handling of the batches included.
     _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
-            task_s=time.perf_counter() - task_started)
+            task_s=time.perf_counter() - task_started, cpu_s=time.process_time() - cpu_started)
 
 
-def _log_start_after(consumer: ModernKafkaConsumer, tp: TopicPartition, offset: int) -> bool:
+def _log_start_after(consumer: "ModernKafkaConsumer", tp: TopicPartition, offset: int) -> bool:
     # A gap at the start of a range is data loss only if the log no longer
     # begins at or before it (compacted topics and transaction markers leave
     # gaps too).
@@ -290,7 +307,7 @@ def _bulk_groups(batch: Any, default_topic: Optional[str]) -> Optional[List[Tupl
     return out
 
 
-def _send_rows(producer: KafkaProducer, batch: Any, default_topic: Optional[str], futures: List[Any]) -> int:
+def _send_rows(producer: "KafkaProducer", batch: Any, default_topic: Optional[str], futures: List[Any]) -> int:
     """Send the rows of ``batch`` one ``send()`` each (rows of several topics, or some without a partition)."""
     names = batch.schema.names
     n = batch.num_rows

@@ -1,0 +1,386 @@
+"""Decoding v2 record batches into columns with numpy, for the Spark reader.
+
+A Spark task hands Arrow columns to Spark, so building one Python object per
+record (a tuple, a ``bytes`` for each key and value) only to take them apart
+again is wasted work. :func:`decode_batch` reads a batch body the other way
+round: it finds where each record starts, then decodes every field of all
+records at once with numpy (varints included) and gathers the keys and
+values into two contiguous byte buffers, ready to become Arrow binary arrays.
+
+Finding where records start is the one step that cannot be done for all
+records at once (each record's position depends on the length of the one
+before it). Records of one size follow each other at a fixed stride, so runs
+of equal length prefixes are found with one numpy comparison; irregular
+stretches are walked in Python, one cheap step per record.
+
+Anything unexpected (malformed bytes, a legacy batch) makes
+:func:`decode_batch` return ``None``; the caller then decodes the batch with
+:mod:`kafka.record`, whose results and errors are the reference, and
+converts them with :meth:`RecordColumns.from_records`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Sequence, Tuple
+
+import numpy as np
+from numpy.lib.stride_tricks import as_strided
+
+from kafka.record.batch import RecordBatch
+from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR, decode_varint
+
+__all__ = ["BinaryColumn", "RecordColumns", "decode_batch", "columns_between", "concat"]
+
+Headers = Tuple[Tuple[str, Optional[bytes]], ...]
+
+#: A record needs at least a length byte and six one-byte fields.
+_MIN_RECORD_SIZE = 7
+#: A run of equal-length records shorter than this is not worth a numpy call.
+_MIN_RUN = 32
+#: After a failed look for a run, records walked one by one before the next
+#: look; doubled after each failure, so batches of varying lengths pay little.
+_FIRST_WAIT = 32
+_MAX_WAIT = 4096
+
+
+class _Malformed(Exception):
+    """The fast decoder met bytes it leaves to :mod:`kafka.record`."""
+
+
+class BinaryColumn:
+    """Nullable byte strings: ``lengths`` (-1 for null) and their bytes one after the other."""
+
+    __slots__ = ("lengths", "data")
+
+    def __init__(self, lengths: np.ndarray, data: np.ndarray) -> None:
+        self.lengths = lengths  # int64
+        self.data = data  # uint8, the non-null values concatenated
+
+    @classmethod
+    def from_values(cls, values: Sequence[Optional[bytes]]) -> "BinaryColumn":
+        lengths = np.fromiter((-1 if v is None else len(v) for v in values), np.int64, len(values))
+        data = np.frombuffer(b"".join(v for v in values if v), np.uint8)
+        return cls(lengths, data)
+
+    def take(self, start: int, stop: int) -> "BinaryColumn":
+        """Rows ``start`` to ``stop`` (exclusive)."""
+        sizes = np.maximum(self.lengths, 0)
+        first = int(sizes[:start].sum())
+        last = first + int(sizes[start:stop].sum())
+        return BinaryColumn(self.lengths[start:stop], self.data[first:last])
+
+    def to_list(self) -> List[Optional[bytes]]:
+        """The values as Python objects (for tests and comparisons)."""
+        out: List[Optional[bytes]] = []
+        raw = self.data.tobytes()
+        at = 0
+        for n in self.lengths.tolist():
+            if n < 0:
+                out.append(None)
+            else:
+                out.append(raw[at:at + n])
+                at += n
+        return out
+
+
+class RecordColumns:
+    """The records of one batch (or part of it) as columns."""
+
+    __slots__ = ("offsets", "timestamps", "timestamp_types", "keys", "values", "headers")
+
+    def __init__(self, offsets: np.ndarray, timestamps: np.ndarray, timestamp_types: np.ndarray,
+                 keys: BinaryColumn, values: BinaryColumn, headers: Optional[List[Headers]]) -> None:
+        self.offsets = offsets  # int64
+        self.timestamps = timestamps  # int64, milliseconds
+        self.timestamp_types = timestamp_types  # int32
+        self.keys = keys
+        self.values = values
+        #: One tuple of ``(key, value)`` pairs per record; None when no record has headers.
+        self.headers = headers
+
+    def __len__(self) -> int:
+        return len(self.offsets)
+
+    @classmethod
+    def from_records(cls, records: Sequence[Any]) -> "RecordColumns":
+        """Columns of record tuples ``(offset, timestamp, timestamp_type, key, value, headers, ...)``."""
+        n = len(records)
+        offsets = np.fromiter((r[0] for r in records), np.int64, n)
+        timestamps = np.fromiter((r[1] for r in records), np.int64, n)
+        types = np.fromiter((r[2] for r in records), np.int32, n)
+        headers = [tuple(r[5]) for r in records] if any(r[5] for r in records) else None
+        return cls(offsets, timestamps, types, BinaryColumn.from_values([r[3] for r in records]),
+                   BinaryColumn.from_values([r[4] for r in records]), headers)
+
+    @property
+    def first_offset(self) -> Optional[int]:
+        return int(self.offsets[0]) if len(self.offsets) else None
+
+    def between(self, low: int, high: int) -> "RecordColumns":
+        """The records with ``low <= offset < high``."""
+        offsets = self.offsets
+        if not len(offsets) or (offsets[0] >= low and offsets[-1] < high):
+            return self
+        keep = (offsets >= low) & (offsets < high)
+        where = np.flatnonzero(keep)
+        if not len(where):
+            return self.take(0, 0)
+        start, stop = int(where[0]), int(where[-1]) + 1
+        if stop - start != len(where):  # offsets out of order: not from a broker, but stay exact
+            kept = [self.take(i, i + 1) for i in where.tolist()]
+            return concat(kept)
+        return self.take(start, stop)
+
+    def take(self, start: int, stop: int) -> "RecordColumns":
+        """Rows ``start`` to ``stop`` (exclusive)."""
+        return RecordColumns(self.offsets[start:stop], self.timestamps[start:stop],
+                             self.timestamp_types[start:stop], self.keys.take(start, stop),
+                             self.values.take(start, stop),
+                             None if self.headers is None else self.headers[start:stop])
+
+
+def concat(parts: Sequence[RecordColumns]) -> RecordColumns:
+    """One :class:`RecordColumns` holding ``parts`` one after the other."""
+    if len(parts) == 1:
+        return parts[0]
+    headers: Optional[List[Headers]] = None
+    if any(p.headers is not None for p in parts):
+        headers = []
+        for p in parts:
+            headers.extend(p.headers if p.headers is not None else [()] * len(p))
+    return RecordColumns(
+        np.concatenate([p.offsets for p in parts]),
+        np.concatenate([p.timestamps for p in parts]),
+        np.concatenate([p.timestamp_types for p in parts]),
+        BinaryColumn(np.concatenate([p.keys.lengths for p in parts]), np.concatenate([p.keys.data for p in parts])),
+        BinaryColumn(np.concatenate([p.values.lengths for p in parts]),
+                     np.concatenate([p.values.data for p in parts])),
+        headers)
+
+
+def decode_batch(batch: Any) -> Optional[RecordColumns]:
+    """The records of a v2 data batch as columns; ``None`` to leave the batch to :mod:`kafka.record`."""
+    if not isinstance(batch, RecordBatch) or batch.is_control:
+        return None
+    buf, pos, stop = batch.body()
+    count = batch.record_count
+    if count <= 0 or count * _MIN_RECORD_SIZE > stop - pos:
+        return None
+    arr = np.frombuffer(buf, np.uint8)
+    try:
+        starts, ends = _record_bounds(buf, arr, pos, stop, count)
+        return _fields(batch, buf, arr, starts, ends)
+    except _Malformed:
+        return None
+
+
+def columns_between(batch: Any, low: int, high: int) -> Tuple[RecordColumns, Optional[int]]:
+    """The records of ``batch`` with ``low <= offset < high``, and the offset of its first record.
+
+    A :data:`kafka.spark.fetch.BatchDecoder`: batches :func:`decode_batch`
+    leaves alone are decoded by :mod:`kafka.record` (which raises on bad bytes).
+    """
+    columns = decode_batch(batch)
+    if columns is None:
+        columns = RecordColumns.from_records(list(batch))
+    return columns.between(low, high), columns.first_offset
+
+
+# -- where the records are --------------------------------------------------------------------
+
+def _record_bounds(buf: bytes, arr: np.ndarray, pos: int, stop: int, count: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Start (after the length varint) and end of each of ``count`` records from ``pos``."""
+    first = pos
+    end_parts: List[np.ndarray] = []
+    walked: List[int] = []  # ends of records walked one by one
+    left = count
+    wait = 0  # records to walk one by one before looking for a run again
+    next_wait = _FIRST_WAIT
+    try:
+        while left:
+            if wait:
+                n = min(wait, left)
+                wait = 0
+                left -= n
+                append = walked.append
+                for _ in range(n):
+                    # Lengths are checked below, all at once.
+                    b = buf[pos]
+                    if b < 0x80:
+                        pos += 1 + ZIGZAG_BYTE[b]
+                    elif buf[pos + 1] < 0x40:
+                        pos += 2 + ZIGZAG_PAIR[b | buf[pos + 1] << 8]
+                    else:
+                        length, body = decode_varint(buf, pos)
+                        pos = body + max(length, 0)
+                    append(pos)
+                if pos > stop:
+                    raise _Malformed
+                continue
+            length, body = decode_varint(buf, pos)
+            if length <= 0:
+                raise _Malformed
+            width = body - pos
+            stride = width + length
+            fit = min(left, (stop - pos) // stride)
+            run = 0
+            if fit >= _MIN_RUN:
+                grid = arr[pos:pos + fit * stride].reshape(fit, stride)
+                same = grid[:, 0] == arr[pos]
+                for i in range(1, width):
+                    same &= grid[:, i] == arr[pos + i]
+                run = fit if same.all() else int(same.argmin())
+            if run < _MIN_RUN:
+                wait, next_wait = next_wait, min(next_wait * 2, _MAX_WAIT)
+                continue
+            next_wait = _FIRST_WAIT
+            if walked:
+                end_parts.append(np.array(walked, dtype=np.int64))
+                walked = []
+            end_parts.append(np.arange(pos + stride, pos + (run + 1) * stride, stride, dtype=np.int64))
+            pos += run * stride
+            left -= run
+    except IndexError:
+        raise _Malformed from None
+    if pos != stop:
+        raise _Malformed
+    if walked:
+        end_parts.append(np.array(walked, dtype=np.int64))
+    ends = np.concatenate(end_parts) if len(end_parts) > 1 else end_parts[0]
+    # Each record begins where the one before ends; its length varint must
+    # say exactly how far the next one is (this also catches lengths <= 0).
+    begins = np.empty_like(ends)
+    begins[0] = first
+    begins[1:] = ends[:-1]
+    if (ends <= begins).any():
+        raise _Malformed
+    lengths, widths = _varints(arr, begins, ends, 5)
+    starts = begins + widths
+    if (lengths != ends - starts).any() or (lengths <= 0).any():
+        raise _Malformed
+    return starts, ends
+
+
+# -- the fields of all records at once --------------------------------------------------------
+
+def _varints(arr: np.ndarray, at: np.ndarray, ends: np.ndarray, max_bytes: int) -> Tuple[np.ndarray, Any]:
+    """Zig-zag varints starting at ``at`` (each inside its record): ``(values, widths)``."""
+    if (at >= ends).any():
+        raise _Malformed
+    first = arr[at]
+    if not (first & 0x80).any():
+        # One byte each, the usual case.
+        raw = first.astype(np.int64)
+        return (raw >> 1) ^ -(raw & 1), 1
+    raw = (first & 0x7F).astype(np.uint64)
+    widths = np.ones(len(at), np.int64)
+    more = np.flatnonzero(first & 0x80)
+    shift = 7
+    while len(more):
+        if shift >= 7 * max_bytes:
+            raise _Malformed
+        where = at[more] + widths[more]
+        if (where >= ends[more]).any():
+            raise _Malformed
+        byte = arr[where]
+        raw[more] |= (byte & 0x7F).astype(np.uint64) << np.uint64(shift)
+        widths[more] += 1
+        more = more[(byte & 0x80) != 0]
+        shift += 7
+    if max_bytes == 5 and (raw >> np.uint64(32)).any():
+        raise _Malformed
+    low = (raw & np.uint64(1)).astype(np.int64)
+    return (raw >> np.uint64(1)).astype(np.int64) ^ -low, widths
+
+
+def _gather(arr: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The bytes ``arr[s:s+n]`` for each start and length (n > 0), one after the other."""
+    present = lengths > 0
+    if not present.all():
+        starts, lengths = starts[present], lengths[present]
+    n = len(starts)
+    if not n:
+        return np.empty(0, np.uint8)
+    # Where records of one layout follow each other, their values are at a
+    # fixed stride: a strided view copies them out at memcpy speed.
+    steps = np.diff(starts)
+    cuts = np.flatnonzero(lengths[1:] != lengths[:-1]) + 1
+    if n > 2:
+        cuts = np.union1d(cuts, np.flatnonzero(steps[1:] != steps[:-1]) + 2)
+    if len(cuts) * _MIN_RUN < n:
+        pieces = []
+        for begin, end in zip([0] + cuts.tolist(), cuts.tolist() + [n]):
+            step = int(steps[begin]) if end - begin > 1 else 1
+            first = int(starts[begin])
+            pieces.append(as_strided(arr[first:], shape=(end - begin, int(lengths[begin])),
+                                     strides=(step, 1)).ravel())
+        return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
+    low = int(starts[0])
+    high = int(starts[-1] + lengths[-1])
+    # +1 where a value starts, -1 where it ends; the running sum marks the bytes inside values.
+    marks = np.zeros(high - low + 1, np.int8)
+    marks[starts - low] = 1
+    marks[starts + lengths - low] = -1
+    inside = np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)
+    return arr[low:high][inside]
+
+
+def _fields(batch: RecordBatch, buf: bytes, arr: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> RecordColumns:
+    n = len(starts)
+    at = starts + 1  # after the attributes byte
+    ts_delta, width = _varints(arr, at, ends, 10)
+    at = at + width
+    offset_delta, width = _varints(arr, at, ends, 5)
+    at = at + width
+    key_len, width = _varints(arr, at, ends, 5)
+    key_at = at + width
+    at = key_at + np.maximum(key_len, 0)
+    value_len, width = _varints(arr, at, ends, 5)
+    value_at = at + width
+    at = value_at + np.maximum(value_len, 0)
+    if (key_len < -1).any() or (value_len < -1).any():
+        raise _Malformed
+    header_count, width = _varints(arr, at, ends, 5)
+    at = at + width
+    headers: Optional[List[Headers]] = None
+    with_headers = np.flatnonzero(header_count)
+    if len(with_headers):
+        headers = [()] * n
+        for i in with_headers.tolist():
+            headers[i], at[i] = _headers(buf, int(at[i]), int(ends[i]), int(header_count[i]))
+    if (at != ends).any():
+        raise _Malformed
+    if batch.timestamp_type == 1:  # log-append time: the batch's max timestamp for every record
+        timestamps = np.full(n, batch.max_timestamp, np.int64)
+    else:
+        timestamps = ts_delta + batch.base_timestamp
+    return RecordColumns(
+        offset_delta + batch.base_offset, timestamps, np.full(n, batch.timestamp_type, np.int32),
+        BinaryColumn(key_len, _gather(arr, key_at, key_len)),
+        BinaryColumn(value_len, _gather(arr, value_at, value_len)), headers)
+
+
+def _headers(buf: bytes, pos: int, end: int, count: int) -> Tuple[Headers, int]:
+    if count < 0 or 2 * count > end - pos:
+        raise _Malformed
+    out = []
+    for _ in range(count):
+        key_len, pos = decode_varint(buf, pos)
+        key_end = pos + key_len
+        if key_len < 0 or key_end > end:
+            raise _Malformed
+        try:
+            key = buf[pos:key_end].decode("utf-8")
+        except UnicodeDecodeError:
+            raise _Malformed from None
+        value_len, pos = decode_varint(buf, key_end)
+        value: Optional[bytes] = None
+        if value_len >= 0:
+            value = buf[pos:pos + value_len]
+            pos += value_len
+        elif value_len != -1:
+            raise _Malformed
+        if pos > end:
+            raise _Malformed
+        out.append((key, value))
+    return tuple(out), pos
