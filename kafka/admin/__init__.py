@@ -12,6 +12,7 @@ ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.result
 from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
                              ResourcePattern, ResourcePatternFilter, ResourceType)
 from kafka.admin.client import KafkaAdminClient
+from kafka.admin.kafka_python import MemberToRemove
 from kafka.admin.resources import (AlterConfigOp, ConfigEntry, ConfigResource, ConfigResourceType, ConfigSource,
                                    NewPartitions, NewTopic)
 from kafka.admin.results import (AdminResultError, ClusterDescription, DeletedRecords, GroupDescription,
@@ -22,5 +23,5 @@ __all__ = [
     "ConfigEntry", "ConfigSource", "ACL", "ACLFilter", "ResourcePattern", "ResourcePatternFilter",
     "ResourceType", "ACLOperation", "ACLPermissionType", "ACLResourcePatternType", "AdminResultError",
     "TopicDescription", "ClusterDescription", "GroupListing", "GroupDescription", "MemberDescription",
-    "DeletedRecords",
+    "DeletedRecords", "MemberToRemove",
 ]

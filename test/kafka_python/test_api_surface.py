@@ -51,8 +51,6 @@ ALLOWED = {
     # alter_configs is always the full (non-incremental) AlterConfigs;
     # incremental_alter_configs is a method of its own.
     "param KafkaAdminClient.alter_configs(raise_on_unknown)", "param KafkaAdminClient.alter_configs(incremental)",
-    # describe_configs returns every entry; filter the result instead.
-    "param KafkaAdminClient.describe_configs(config_filter)",
     # delete_records always routes to each partition's current leader.
     "param KafkaAdminClient.delete_records(partition_leader_id)",
 }
@@ -63,8 +61,7 @@ NOT_YET = {"method KafkaAdminClient.%s" % name for name in (
     "alter_user_scram_credentials", "api_versions", "describe_features", "describe_log_dirs",
     "describe_metadata_quorum", "describe_producers", "describe_topic_partitions", "describe_transactions",
     "describe_user_scram_credentials", "elect_leaders", "find_hanging_transactions", "get_broker_version_data",
-    "list_config_resources", "list_partition_reassignments", "list_transactions",
-    "remove_group_members", "reset_configs", "update_features")}
+    "list_config_resources", "list_partition_reassignments", "list_transactions", "update_features")}
 
 
 def kafka_python_interpreter() -> str:
