@@ -14,6 +14,9 @@ from kafka.admin.resources import ConfigResource
 _UNMODIFIED = ("DYNAMIC_DEFAULT_BROKER_CONFIG", "STATIC_BROKER_CONFIG", "DEFAULT_CONFIG")
 
 
+_FILTERS = ("all", "modified", "default", "dynamic", "static")
+
+
 def _keep(config: Mapping[str, Any], config_filter: str) -> bool:
     source = config["config_source"]
     if config_filter == "all":
@@ -24,14 +27,15 @@ def _keep(config: Mapping[str, Any], config_filter: str) -> bool:
         return source in _UNMODIFIED
     if config_filter == "dynamic":
         return not config["read_only"] and source not in _UNMODIFIED
-    if config_filter == "static":
-        return source == "STATIC_BROKER_CONFIG"
-    raise errors.IllegalArgumentError("config_filter must be one of all, modified, default, dynamic, static; "
-                                      "got %r" % (config_filter,))
+    return source == "STATIC_BROKER_CONFIG"
 
 
 def _filter_name(config_filter: Any) -> str:
-    return str(getattr(config_filter, "name", config_filter)).lower()
+    name = str(getattr(config_filter, "name", config_filter)).lower()
+    if name not in _FILTERS:
+        raise errors.IllegalArgumentError("config_filter must be one of %s; got %r"
+                                          % (", ".join(_FILTERS), config_filter))
+    return name
 
 
 def _outcome_text(outcome: Optional[BaseException]) -> str:

@@ -195,7 +195,7 @@ class KafkaPythonGroups(GroupsMixin):
                 code = next((c for (mid, iid), c in answered.items()
                              if (m.member_id and mid == m.member_id) or
                              (m.group_instance_id and iid == m.group_instance_id)), None)
-            out[m] = errors.ProtocolError if code is None else errors.for_code(code)
+            out[m] = errors.ProtocolError if code is None else errors.for_code(code) or errors.NoError
         return out
 
 
