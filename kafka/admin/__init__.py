@@ -6,7 +6,9 @@ ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.result
 (result types and :class:`AdminResultError`); the operations live in
 :mod:`~kafka.admin.topics`, :mod:`~kafka.admin.configs`,
 :mod:`~kafka.admin.groups`, :mod:`~kafka.admin.records` and
-:mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`.
+:mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`;
+:mod:`~kafka.admin.kafka_python` gives them kafka-python 3's names,
+arguments and result shapes.
 """
 
 from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,

@@ -276,6 +276,8 @@ def test_list_partition_offsets_and_reset_group_offsets(broker: Any) -> None:
         assert admin.list_group_offsets(group)[group][tp].offset == 0
         # A plain int is an offset, clamped to the partition's range.
         assert admin.reset_group_offsets(group, {tp: 99}) == {tp: {"error": errors.NoError, "offset": 3}}
+        with pytest.raises(errors.IllegalArgumentError, match="OffsetSpec"):
+            admin.reset_group_offsets(group, {tp: "earliest"})
     finally:
         admin.close()
 

@@ -52,6 +52,10 @@ class KafkaPythonOffsets(RecordsMixin):
         if not offset_specs:
             return {}
         parts = [check_topic_partition(tp) for tp in offset_specs]
+        for tp, spec in offset_specs.items():
+            if isinstance(spec, bool) or not isinstance(spec, int):
+                raise errors.IllegalArgumentError("reset_group_offsets: %s-%d maps to %r, not an OffsetSpec, "
+                                                  "OffsetTimestamp or offset" % (tp.topic, tp.partition, spec))
         earliest = self._list_offsets_and_times({tp: int(OffsetSpec.EARLIEST) for tp in parts}, "reset_group_offsets")
         latest = self._list_offsets_and_times({tp: int(OffsetSpec.LATEST) for tp in parts}, "reset_group_offsets")
         lookups = {tp: int(spec) for tp, spec in offset_specs.items()
@@ -60,9 +64,6 @@ class KafkaPythonOffsets(RecordsMixin):
         current = self.list_consumer_group_offsets(group_id, parts)
         plan: Dict[TopicPartition, OffsetAndMetadata] = {}
         for tp, spec in offset_specs.items():
-            if isinstance(spec, bool) or not isinstance(spec, int):
-                raise errors.IllegalArgumentError("reset_group_offsets: %s-%d maps to %r, not an OffsetSpec, "
-                                                  "OffsetTimestamp or offset" % (tp.topic, tp.partition, spec))
             low, high = earliest[tp][0], latest[tp][0]
             offset = looked_up[tp][0] if tp in looked_up else int(spec)
             offset = high if offset < 0 or offset > high else max(offset, low)
