@@ -3,7 +3,7 @@
 Each program in ``programs/`` is written against kafka-python's API only
 (standard library and ``kafka``): producing with futures and callbacks,
 consuming with deserializers by iteration, committing and reading commits
-back, the offsets APIs, and topic administration. Each runs once under
+back, the offsets APIs, topic administration and the admin group methods. Each runs once under
 kafka-python 3 (``.cache/kafka-python-venv``, a subprocess) and once under
 kafkawire, against the same embedded broker, each on a topic and group of
 its own prepared the same way; their JSON outputs must be equal. Every
@@ -83,6 +83,11 @@ def _admin_checks(out: Dict[str, Any]) -> None:
     assert [t[1] for t in out["described"]] == [0, 0, 3] and len(out["listed"]) == 3
 
 
+def _groups_checks(out: Dict[str, Any]) -> None:
+    assert out["altered"] == [[p, "NoError"] for p in range(3)] and out["listed"] == [[0, 1], [1, 2], [2, 3]]
+    assert out["some"] == [[0, 1]] and out["deleted"] == [[True, "OK"]] and out["after"] == 0
+
+
 #: program -> (prepare the topic, expectations of the output)
 CASES: Dict[str, Any] = {
     "produce": (_three_partitions, _produce_checks),
@@ -90,6 +95,7 @@ CASES: Dict[str, Any] = {
     "commit": (_records, _commit_checks),
     "offsets": (_records, _offsets_checks),
     "admin": (_nothing, _admin_checks),
+    "groups": (_records, _groups_checks),
 }
 
 
