@@ -22,4 +22,13 @@ class OffsetSpec(enum.IntEnum):
     LATEST_TIERED = -5
 
 
-__all__ = ["IsolationLevel", "OffsetSpec"]
+class OffsetTimestamp(int):
+    """A timestamp in ms as an offset spec (kafka-python 3's name).
+
+    :meth:`~kafka.admin.KafkaAdminClient.reset_group_offsets` reads a plain
+    int as an offset and an ``OffsetTimestamp`` as "the first offset at or
+    after this time".
+    """
+
+
+__all__ = ["IsolationLevel", "OffsetSpec", "OffsetTimestamp"]

@@ -6,12 +6,15 @@ ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.result
 (result types and :class:`AdminResultError`); the operations live in
 :mod:`~kafka.admin.topics`, :mod:`~kafka.admin.configs`,
 :mod:`~kafka.admin.groups`, :mod:`~kafka.admin.records` and
-:mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`.
+:mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`;
+:mod:`~kafka.admin.kafka_python` gives them kafka-python 3's names,
+arguments and result shapes.
 """
 
 from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
                              ResourcePattern, ResourcePatternFilter, ResourceType)
 from kafka.admin.client import KafkaAdminClient
+from kafka.admin.kafka_python import MemberToRemove
 from kafka.admin.resources import (AlterConfigOp, ConfigEntry, ConfigResource, ConfigResourceType, ConfigSource,
                                    NewPartitions, NewTopic)
 from kafka.admin.results import (AdminResultError, ClusterDescription, DeletedRecords, GroupDescription,
@@ -22,5 +25,5 @@ __all__ = [
     "ConfigEntry", "ConfigSource", "ACL", "ACLFilter", "ResourcePattern", "ResourcePatternFilter",
     "ResourceType", "ACLOperation", "ACLPermissionType", "ACLResourcePatternType", "AdminResultError",
     "TopicDescription", "ClusterDescription", "GroupListing", "GroupDescription", "MemberDescription",
-    "DeletedRecords",
+    "DeletedRecords", "MemberToRemove",
 ]

@@ -3,17 +3,12 @@
 from __future__ import annotations
 
 from kafka.admin.acls import AclsMixin
-from kafka.admin.configs import ConfigsMixin
-from kafka.admin.groups import GroupsMixin
 from kafka.admin.kafka_python import KafkaPythonAdminMixin
-from kafka.admin.records import RecordsMixin
-from kafka.admin.topics import TopicsMixin
 
 
-# KafkaPythonAdminMixin widens create_topics, delete_topics and create_partitions
-# (kafka-python's argument forms and raise_errors), which mypy sees as a clash.
-class KafkaAdminClient(KafkaPythonAdminMixin, TopicsMixin, ConfigsMixin,  # type: ignore[misc]
-                       GroupsMixin, RecordsMixin, AclsMixin):
+# KafkaPythonAdminMixin brings the topic, config, group and record operations,
+# each under kafka-python 3's names and result shapes.
+class KafkaAdminClient(KafkaPythonAdminMixin, AclsMixin):
     """Administer a Kafka cluster.
 
     ``KafkaAdminClient(bootstrap_servers="host:9092", client_id=...,
@@ -23,10 +18,13 @@ class KafkaAdminClient(KafkaPythonAdminMixin, TopicsMixin, ConfigsMixin,  # type
     for the first metadata before raising
     :class:`~kafka.errors.NoBrokersAvailable`). It connects at once.
 
-    Operations on several resources return ``{resource: result}`` and raise
-    :class:`~kafka.admin.AdminResultError` when some resources failed; pass
-    ``raise_error=False`` to get the failures as values in the mapping
-    instead. Bad arguments raise :class:`~kafka.errors.IllegalArgumentError`
+    The methods kafka-python 3 also has (``create_topics``,
+    ``describe_topics``, ``describe_configs``, ``list_groups`` ...) take its
+    arguments and return its shapes: plain dicts and lists. kafkawire's own
+    form of an operation on several resources is ``{resource: result}``,
+    raising :class:`~kafka.admin.AdminResultError` when some resources
+    failed; pass ``raise_error`` (``False`` to get the failures as values in
+    the mapping instead) to choose it. Bad arguments raise :class:`~kafka.errors.IllegalArgumentError`
     before anything is sent. Use it as a context manager, or call
     :meth:`close`.
     """

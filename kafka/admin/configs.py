@@ -77,6 +77,18 @@ def _incremental_ops(resource: ConfigResource) -> List[Tuple[str, int, Optional[
     return ops
 
 
+def _config_entries(configs: Sequence[Any]) -> Dict[str, ConfigEntry]:
+    """``{name: ConfigEntry}``, sorted by name, from a DescribeConfigs result's configs."""
+    entries = {}
+    for c in configs:
+        synonyms = tuple((s.name, s.value, s.source) for s in (c.synonyms or ()))
+        source = c.config_source if c.config_source is not None else -1
+        is_default = bool(c.is_default) if source == -1 else source == 5
+        entries[c.name] = ConfigEntry(c.name, c.value, source, bool(c.read_only), is_default,
+                                      bool(c.is_sensitive), synonyms)
+    return dict(sorted(entries.items()))
+
+
 class ConfigsMixin(AdminBase):
     """Describe and alter configs of topics, brokers and other resources."""
 
@@ -106,6 +118,14 @@ class ConfigsMixin(AdminBase):
         (raised in an :class:`~kafka.admin.AdminResultError` unless
         ``raise_error=False``).
         """
+        found = self._describe_configs(config_resources, include_synonyms)
+        results = {key: value if isinstance(value, BaseException) else _config_entries(value)
+                   for key, value in found.items()}
+        return finish("describe_configs", results, raise_error)
+
+    def _describe_configs(self, config_resources: Sequence[ConfigResource],
+                          include_synonyms: bool) -> Dict[ResourceKey, Any]:
+        """``{(resource_type, name): the broker's config list, or the exception}``."""
         resources = _resources(config_resources, "describe_configs")
         R = DESCRIBE_CONFIGS.Request
 
@@ -120,18 +140,11 @@ class ConfigsMixin(AdminBase):
         def parse(response: Any) -> Dict[Hashable, Tuple[int, Optional[str], Any]]:
             out: Dict[Hashable, Tuple[int, Optional[str], Any]] = {}
             for result in response.results:
-                entries = {}
-                for c in result.configs or ():
-                    synonyms = tuple((s.name, s.value, s.source) for s in (c.synonyms or ()))
-                    source = c.config_source if c.config_source is not None else -1
-                    is_default = bool(c.is_default) if source == -1 else source == 5
-                    entries[c.name] = ConfigEntry(c.name, c.value, source, bool(c.read_only), is_default,
-                                                  bool(c.is_sensitive), synonyms)
                 key = (resource_type(result.resource_type), result.resource_name)
-                out[key] = (result.error_code, result.error_message, dict(sorted(entries.items())))
+                out[key] = (result.error_code, result.error_message, list(result.configs or ()))
             return out
 
-        return finish("describe_configs", self._config_call(DESCRIBE_CONFIGS, resources, build, parse), raise_error)
+        return self._config_call(DESCRIBE_CONFIGS, resources, build, parse)
 
     def alter_configs(self, config_resources: Sequence[ConfigResource], validate_only: bool = False,
                       raise_error: bool = True) -> Dict[ResourceKey, Optional[BaseException]]:

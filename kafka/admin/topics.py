@@ -58,6 +58,12 @@ class TopicsMixin(AdminBase):
         to ``None`` or its exception; with ``raise_error=False`` that mapping
         is returned instead.
         """
+        results, _ = self._create_topics(new_topics, timeout_ms, validate_only)
+        return finish("create_topics", results, raise_error)
+
+    def _create_topics(self, new_topics: Sequence[NewTopic], timeout_ms: Optional[float],
+                       validate_only: bool) -> Tuple[Dict[Any, Any], Dict[str, Any]]:
+        """``({name: None or exception}, {name: the broker's answer for it})``."""
         if isinstance(new_topics, NewTopic):
             new_topics = [new_topics]
         topics = list(new_topics)
@@ -83,17 +89,25 @@ class TopicsMixin(AdminBase):
             return R(topics=creatable, timeout_ms=broker_timeout, validate_only=validate_only)
 
         def parse(response: Any) -> Dict[Hashable, Tuple[int, Optional[str], Any]]:
+            answers.update((t.name, t) for t in response.topics)
             return {t.name: (t.error_code, t.error_message, None) for t in response.topics}
 
+        answers: Dict[str, Any] = {}
         results = self._send_items(CREATE_TOPICS, [(t.name, t) for t in topics], build, parse,
                                    lambda name: "topic %r" % name, timeout_ms=self._op_timeout(timeout_ms))
-        return finish("create_topics", results, raise_error)
+        return results, answers
 
     def delete_topics(self, topics: Sequence[str], timeout_ms: Optional[float] = None,
                       raise_error: bool = True) -> Dict[str, Optional[BaseException]]:
         """Delete topics by name; return ``{name: None}``, or raise
         :class:`~kafka.admin.AdminResultError` naming the topics that failed
         (e.g. :class:`~kafka.errors.UnknownTopicOrPartitionError`)."""
+        results, _ = self._delete_topics(topics, timeout_ms)
+        return finish("delete_topics", results, raise_error)
+
+    def _delete_topics(self, topics: Sequence[str],
+                       timeout_ms: Optional[float]) -> Tuple[Dict[Any, Any], Dict[str, Any]]:
+        """``({name: None or exception}, {name: the broker's answer for it})``."""
         names = _topic_names(topics, "delete_topics")
         broker_timeout = _timeout_arg(timeout_ms, self.config["request_timeout_ms"])
         R = DELETE_TOPICS.Request
@@ -105,11 +119,13 @@ class TopicsMixin(AdminBase):
             return R(topic_names=[name for name, _ in items], timeout_ms=broker_timeout)
 
         def parse(response: Any) -> Dict[Hashable, Tuple[int, Optional[str], Any]]:
+            answers.update((t.name, t) for t in response.responses)
             return {t.name: (t.error_code, t.error_message, None) for t in response.responses}
 
+        answers: Dict[str, Any] = {}
         results = self._send_items(DELETE_TOPICS, [(n, None) for n in names], build, parse,
                                    lambda name: "topic %r" % name, timeout_ms=self._op_timeout(timeout_ms))
-        return finish("delete_topics", results, raise_error)
+        return results, answers
 
     def create_partitions(self, topic_partitions: Mapping[str, NewPartitions], timeout_ms: Optional[float] = None,
                           validate_only: bool = False, raise_error: bool = True) -> Dict[str, Optional[BaseException]]:

@@ -51,8 +51,9 @@ CONFIG_DOCS: Dict[str, str] = {
                          "timeout gets its partitions back without a rebalance.",
     "group_protocol": "``'classic'`` (the consumer's assignor decides) or ``'consumer'`` (KIP-848: "
                       "the broker assigns partitions, Kafka 4.0 and later).",
-    "client_rack": "This consumer's rack, sent in Fetch requests (v11+; KIP-392). Records are still "
-                   "read from the partition leader: a preferred read replica in the answer is not used.",
+    "client_rack": "This consumer's rack, sent in Fetch requests (v11+; KIP-392). A leader that answers "
+                   "with a preferred read replica (a follower in this rack) has the partition fetched from "
+                   "that follower until it errors, the leader changes or ``metadata_max_age_ms`` passes.",
     "deserialize_none": "``False``: a null key or value (a tombstone) stays ``None`` without calling the "
                         "deserializer. ``True``: deserializers are called with ``None`` too, as kafka-python "
                         "does.",

@@ -26,6 +26,7 @@ from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.gc_pause import gc_paused
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
+from kafka.consumer.read_replica import ReadReplicas
 from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
 from kafka.enums import IsolationLevel
 from kafka.future import Future
@@ -146,6 +147,8 @@ class Fetcher:
         self._in_flight: Dict[int, Future] = {}  # node -> fetch future
         self._pending_error: Optional[BaseException] = None
         self._resetter = OffsetResetter(client, subscription, self.isolation)
+        self._replicas = ReadReplicas(lambda: client.cluster,
+                                      getattr(client, "config", {}).get("metadata_max_age_ms", 300000))
         #: Bytes compressed batches may decompress to in one poll, and how many they did so far.
         self.decompression_budget = DECOMPRESSION_RATIO * max(fetch_max_bytes, max_partition_fetch_bytes)
         self._decompressed = 0
@@ -171,9 +174,10 @@ class Fetcher:
                 self.client.add_topic(tp.topic)
                 cluster.request_update()
                 continue
-            if leader in self._in_flight:
+            node = self._replicas.node_for(tp, leader)
+            if node in self._in_flight:
                 continue
-            by_node.setdefault(leader, []).append(tp)
+            by_node.setdefault(node, []).append(tp)
         sent = 0
         for node, partitions in by_node.items():
             if not self.client.ready(node):
@@ -234,7 +238,9 @@ class Fetcher:
                 continue  # an id we did not ask about
             for part in topic_response.partitions:
                 tp = TopicPartition(topic, part.partition_index)
-                if tp not in offsets:
+                if tp not in offsets or self._replicas.on_answer(
+                        tp, node, self.client.cluster.leader_for_partition(tp),
+                        part.preferred_read_replica, part.error_code):
                     continue
                 aborted = [(a.producer_id, a.first_offset) for a in part.aborted_transactions or ()]
                 self._completed.append(CompletedFetch(
@@ -243,6 +249,7 @@ class Fetcher:
 
     def _on_fetch_error(self, node: int, exc: BaseException) -> None:
         self._in_flight.pop(node, None)
+        self._replicas.forget_node(node)
         log.debug("fetch from node %s failed: %s", node, exc)
         if is_permanent_failure(exc) and self._pending_error is None:
             # No Fetch version in common (or a refused login): retrying

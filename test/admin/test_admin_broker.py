@@ -37,15 +37,15 @@ from test.support.consuming import poll_count
 
 def test_create_describe_and_delete_topics(admin):
     a, b = unique("adm-a"), unique("adm-b")
-    assert admin.create_topics([NewTopic(a, 3, 1), NewTopic(b, 1, 1, topic_configs={"retention.ms": "60000"})]) \
-        == {a: None, b: None}
+    assert admin.create_topics([NewTopic(a, 3, 1), NewTopic(b, 1, 1, topic_configs={"retention.ms": "60000"})],
+                               raise_error=True) == {a: None, b: None}
     listed = admin.list_topics()
     assert a in listed and b in listed and listed == sorted(listed)
-    described = admin.describe_topics([a])
+    described = admin.describe_topics([a], raise_error=True)
     assert list(described) == [a]
     assert [p.partition for p in described[a].partitions] == [0, 1, 2]
     assert all(p.leader >= 0 and p.replicas == (p.leader,) for p in described[a].partitions)
-    assert admin.delete_topics([a, b]) == {a: None, b: None}
+    assert admin.delete_topics([a, b], raise_error=True) == {a: None, b: None}
     assert a not in admin.list_topics()
 
 
@@ -59,7 +59,7 @@ def test_create_topics_reports_each_topic(admin):
     assert isinstance(exc.errors[existing], errors.TopicAlreadyExistsError)
     assert exc.succeeded == {fresh: None}
     assert "1 of 2" in str(exc) and existing in str(exc)
-    assert len(admin.describe_topics([fresh])[fresh].partitions) == 2
+    assert len(admin.describe_topics([fresh], raise_error=True)[fresh].partitions) == 2
     again = admin.create_topics([NewTopic(existing, 1, 1)], raise_error=False)
     assert isinstance(again[existing], errors.TopicAlreadyExistsError)
 
@@ -72,7 +72,7 @@ def test_delete_and_describe_unknown_topics_per_topic(admin):
     assert isinstance(described[missing], errors.UnknownTopicOrPartitionError)
     assert described[known].name == known
     with pytest.raises(AdminResultError) as info:
-        admin.delete_topics([known, missing])
+        admin.delete_topics([known, missing], raise_error=True)
     assert info.value.succeeded == {known: None}
     assert isinstance(info.value.errors[missing], errors.UnknownTopicOrPartitionError)
 
@@ -87,7 +87,7 @@ def test_bad_arguments_fail_before_sending(admin):
     with pytest.raises(errors.IllegalArgumentError, match="at least one"):
         admin.delete_topics([])
     with pytest.raises(errors.IllegalArgumentError, match="NewPartitions"):
-        admin.create_partitions({"t": 3})
+        admin.create_partitions({"t": "three"})
     with pytest.raises(errors.IllegalArgumentError, match="group id"):
         admin.list_consumer_group_offsets("")
     with pytest.raises(errors.IllegalArgumentError, match="offset >= 0"):
@@ -106,14 +106,15 @@ def test_apis_the_broker_lacks_fail_per_resource(admin):
     assert isinstance(results[topic], errors.UnsupportedVersionError)
     assert "CreatePartitions" in str(results[topic])
     with pytest.raises(AdminResultError, match="AlterConfigs"):
-        admin.alter_configs([ConfigResource(ConfigResourceType.TOPIC, topic, {"retention.ms": "1"})])
+        admin.alter_configs([ConfigResource(ConfigResourceType.TOPIC, topic, {"retention.ms": "1"})],
+                            raise_error=True)
     with pytest.raises(errors.UnsupportedVersionError, match="OffsetDelete"):
         admin.delete_consumer_group_offsets(unique("g"), [TopicPartition(topic, 0)])
     any_acl = ACLFilter(None, None, ACLOperation.ANY, ACLPermissionType.ANY,
                         ResourcePatternFilter(ResourceType.ANY, None, ACLResourcePatternType.ANY))
     with pytest.raises(errors.UnsupportedVersionError, match="DeleteAcls"):
         admin.delete_acls([any_acl])
-    assert len(admin.describe_topics([topic])[topic].partitions) == 1
+    assert len(admin.describe_topics([topic], raise_error=True)[topic].partitions) == 1
 
 
 def test_describe_cluster(admin, broker):
@@ -129,14 +130,14 @@ def test_describe_and_incrementally_alter_configs(admin):
     topic = unique("adm-cfg")
     admin.create_topics([NewTopic(topic, 1, 1, topic_configs={"retention.ms": "60000"})])
     resource = ConfigResource(ConfigResourceType.TOPIC, topic)
-    configs = admin.describe_configs([resource])[(ConfigResourceType.TOPIC, topic)]
+    configs = admin.describe_configs([resource], raise_error=True)[(ConfigResourceType.TOPIC, topic)]
     assert configs["retention.ms"].value == "60000"
     assert admin.incremental_alter_configs([ConfigResource("TOPIC", topic, {"retention.ms": 120000})]) \
         == {(ConfigResourceType.TOPIC, topic): None}
-    configs = admin.describe_configs([resource])[(ConfigResourceType.TOPIC, topic)]
+    configs = admin.describe_configs([resource], raise_error=True)[(ConfigResourceType.TOPIC, topic)]
     assert configs["retention.ms"].value == "120000"
     broker_id = admin.describe_cluster().brokers[0].nodeId
-    described = admin.describe_configs([ConfigResource(ConfigResourceType.BROKER, broker_id)])
+    described = admin.describe_configs([ConfigResource(ConfigResourceType.BROKER, broker_id)], raise_error=True)
     assert list(described) == [(ConfigResourceType.BROKER, str(broker_id))]
     # A BROKER resource goes to that broker: one the cluster does not have fails alone.
     mixed = admin.describe_configs([ConfigResource("BROKER", 999), resource], raise_error=False)

@@ -61,7 +61,7 @@ def test_delete_topics_at_v6_names_each_topic_with_a_null_id_and_reads_the_answe
             {"name": topic.name, "topic_id": peer.topic_id(topic.name), "error_code": 0}
             for topic in request.body.topics]})
         with _admin(peer) as admin:
-            assert admin.delete_topics(["t"]) == {"t": None}
+            assert admin.delete_topics(["t"], raise_error=True) == {"t": None}
         [request] = peer.received("DeleteTopics")
         assert request.version == 6
         assert [(t.name, t.topic_id.int) for t in request.body.topics] == [("t", 0)]

@@ -51,20 +51,23 @@ ALLOWED = {
     # alter_configs is always the full (non-incremental) AlterConfigs;
     # incremental_alter_configs is a method of its own.
     "param KafkaAdminClient.alter_configs(raise_on_unknown)", "param KafkaAdminClient.alter_configs(incremental)",
-    # describe_configs returns every entry; filter the result instead.
-    "param KafkaAdminClient.describe_configs(config_filter)",
     # delete_records always routes to each partition's current leader.
     "param KafkaAdminClient.delete_records(partition_leader_id)",
 }
 
-#: kafka-python 3 admin APIs kafkawire does not implement yet.
+#: kafka-python 3 admin APIs kafkawire does not implement yet. None of the
+#: peers the suite runs against answers them (the embedded Tansu broker and the
+#: librdkafka mock cluster do not announce DescribeLogDirs, AlterReplicaLogDirs,
+#: ElectLeaders, AlterPartitionReassignments, DescribeQuorum, UpdateFeatures,
+#: DescribeProducers, DescribeTransactions, ListTransactions, WriteTxnMarkers or
+#: ListConfigResources), so they cannot be tested against a real component yet.
+#: The SCRAM credential APIs are announced by Tansu but answered with malformed
+#: responses, so they wait for a broker that speaks them.
 NOT_YET = {"method KafkaAdminClient.%s" % name for name in (
     "abort_transaction", "alter_partition_reassignments", "alter_replica_log_dirs",
-    "alter_user_scram_credentials", "api_versions", "describe_features", "describe_log_dirs",
-    "describe_metadata_quorum", "describe_producers", "describe_topic_partitions", "describe_transactions",
-    "describe_user_scram_credentials", "elect_leaders", "find_hanging_transactions", "get_broker_version_data",
-    "list_config_resources", "list_partition_reassignments", "list_transactions",
-    "remove_group_members", "reset_configs", "update_features")}
+    "describe_log_dirs", "describe_metadata_quorum", "describe_producers", "describe_transactions",
+    "elect_leaders", "find_hanging_transactions", "list_config_resources", "list_transactions",
+    "update_features", "alter_user_scram_credentials", "describe_user_scram_credentials")}
 
 
 def kafka_python_interpreter() -> str:

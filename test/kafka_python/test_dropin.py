@@ -173,12 +173,17 @@ def test_create_existing_topic_caught_as_topic_already_exists(broker: Any) -> No
     admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
     try:
         name = "dropin-" + uuid.uuid4().hex[:8]
-        assert admin.create_topics([name]) == {name: None}
+        (created,) = admin.create_topics([name])["topics"]
+        assert (created["name"], created["error_code"]) == (name, 0) and created["num_partitions"] > 0
         with pytest.raises(errors.TopicAlreadyExistsError):
             admin.create_topics({name: {"num_partitions": 1}})
-        assert isinstance(admin.create_topics([name], raise_errors=False)[name], errors.TopicAlreadyExistsError)
+        (again,) = admin.create_topics([name], raise_errors=False)["topics"]
+        assert again["error_code"] == errors.TopicAlreadyExistsError.errno
+        # kafkawire's own form, chosen by its raise_error keyword.
+        assert isinstance(admin.create_topics([name], raise_error=False)[name], errors.TopicAlreadyExistsError)
         admin.wait_for_topics([name], timeout_ms=30000)
-        assert admin.delete_topics([name], raise_errors=True) == {name: None}
+        (deleted,) = admin.delete_topics([name], raise_errors=True)["topics"]
+        assert (deleted["name"], deleted["error_code"]) == (name, 0)
     finally:
         admin.close()
 
@@ -189,13 +194,14 @@ def test_admin_group_names(broker: Any) -> None:
     admin = KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers)
     try:
         tp = TopicPartition(topic, 0)
-        assert admin.alter_group_offsets(group, {tp: 0}) == {tp: None}
-        listed: Set[str] = {g[0] for g in admin.list_groups()}
+        assert admin.alter_group_offsets(group, {tp: 0}) == {tp: errors.NoError}
+        listed: Set[str] = {g["group_id"] for g in admin.list_groups()}
         assert group in listed
         offsets = admin.list_group_offsets(group)
         assert offsets[group][tp].offset == 0
-        assert group in admin.describe_groups([group])
-        assert admin.delete_groups([group]) == [(group, errors.NoError)]
+        described = admin.describe_groups([group])[group]
+        assert described["group_id"] == group and described["error"] is None
+        assert admin.delete_groups([group]) == {group: "OK"}
     finally:
         admin.close()
 
@@ -265,8 +271,13 @@ def test_list_partition_offsets_and_reset_group_offsets(broker: Any) -> None:
     try:
         found = admin.list_partition_offsets({tp: OffsetSpec.EARLIEST})
         assert found[tp].offset == 0
-        assert admin.reset_group_offsets(group, {tp: OffsetSpec.EARLIEST}) == {tp: None}
+        assert admin.reset_group_offsets(group, {tp: OffsetSpec.EARLIEST}) == {tp: {"error": errors.NoError,
+                                                                                     "offset": 0}}
         assert admin.list_group_offsets(group)[group][tp].offset == 0
+        # A plain int is an offset, clamped to the partition's range.
+        assert admin.reset_group_offsets(group, {tp: 99}) == {tp: {"error": errors.NoError, "offset": 3}}
+        with pytest.raises(errors.IllegalArgumentError, match="OffsetSpec"):
+            admin.reset_group_offsets(group, {tp: "earliest"})
     finally:
         admin.close()
 

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from kafka.protocol.apis.acls import *  # noqa: F401,F403
     from kafka.protocol.apis.admin import *  # noqa: F401,F403
     from kafka.protocol.apis.api_versions import *  # noqa: F401,F403
+    from kafka.protocol.apis.cluster import *  # noqa: F401,F403
     from kafka.protocol.apis.fetch import *  # noqa: F401,F403
     from kafka.protocol.apis.groups import *  # noqa: F401,F403
     from kafka.protocol.apis.metadata import *  # noqa: F401,F403
@@ -33,6 +34,7 @@ _FAMILIES = (
     "admin",
     "acls",
     "sasl",
+    "cluster",
 )
 
 
