@@ -552,12 +552,19 @@ class RecordBatchBuilder:
             tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
             odv = table[delta] if delta < table_size else encode_varint(delta)
             delta += 1
-            if key is None and not headers and type(value) is bytes:
+            if not headers and type(value) is bytes and (key is None or type(key) is bytes):
                 vlen = len(value)
                 vv = table[vlen] if vlen < table_size else encode_varint(vlen)
-                size = 3 + len(tsv) + len(odv) + len(vv) + vlen
-                extend((table[size] if size < table_size else encode_varint(size),
-                        b"\x00", tsv, odv, b"\x01", vv, value, b"\x00"))
+                if key is None:
+                    size = 3 + len(tsv) + len(odv) + len(vv) + vlen
+                    extend((table[size] if size < table_size else encode_varint(size),
+                            b"\x00", tsv, odv, b"\x01", vv, value, b"\x00"))
+                else:
+                    klen = len(key)
+                    kv = table[klen] if klen < table_size else encode_varint(klen)
+                    size = 2 + len(tsv) + len(odv) + len(kv) + klen + len(vv) + vlen
+                    extend((table[size] if size < table_size else encode_varint(size),
+                            b"\x00", tsv, odv, kv, key, vv, value, b"\x00"))
             else:
                 parts.append(self._encode_general(tsv, odv, key, value, headers))
         encoded = _join(parts)
