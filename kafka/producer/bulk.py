@@ -22,6 +22,7 @@ from kafka.producer.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.producer.bulk_runs import group_by_partition, payload_sizes, sticky_runs
 from kafka.producer.future import ProduceResult
 from kafka.producer.murmur2_lanes import murmur2_partitions
+from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import check_bytes, check_headers, check_partition, check_timestamp
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
@@ -177,7 +178,7 @@ def _by_partition(producer: "KafkaProducer", topic: str, partition: Optional[int
         if len(runs) == 1:
             return [(runs[0][0], None)]
         return runs
-    if default and keys is not None and None not in keys:
+    if type(partitioner) is DefaultPartitioner and keys is not None and None not in keys:
         return [(all_parts[index], run) for index, run in group_by_partition(
             murmur2_partitions(keys, len(all_parts)), len(all_parts))]
     groups: Dict[int, List[int]] = {}
