@@ -111,7 +111,8 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     values = _bytes_column(values, producer._value_serializer, "value")
     key_column = None if keys is None else _bytes_column(_column(keys, n, "keys"),
                                                          producer._key_serializer, "key")
-    if None in values and (key_column is None or any(k is None and v is None for k, v in zip(key_column, values))):
+    if None in values and (key_column is None or (None in key_column and
+                                                  any(k is None and v is None for k, v in zip(key_column, values)))):
         raise errors.IllegalArgumentError("a record needs a key or a value")
     header_column = None
     if headers is not None:
