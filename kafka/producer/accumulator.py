@@ -20,6 +20,7 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Se
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch
+from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.structs import TopicPartition
@@ -136,6 +137,7 @@ class RecordAccumulator:
         placed: List[Tuple[ProduceResult, int, int]] = []
         full = False
         i, n = 0, len(records)
+        sums = prefix_sums(sizes)
         with self._lock:
             if self._closed:
                 raise IllegalStateError("the producer is closed")
@@ -152,10 +154,8 @@ class RecordAccumulator:
                     if last is not None and last.drained == 0.0:
                         full = True  # the open batch has no room for the next record
                     room = max(self.batch_size, sizes[i] + BATCH_OVERHEAD) - BATCH_OVERHEAD
-                j, total = i, 0
-                while j < n and total + sizes[j] <= room:
-                    total += sizes[j]
-                    j += 1
+                j = fill(sums, i, room)
+                total = sums[j] - sums[i]
                 reserve = total if is_open else total + BATCH_OVERHEAD
                 self._reserve(reserve, max_block)
                 if is_open and last is not None and last.drained != 0.0:

@@ -18,7 +18,10 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from kafka import errors
+from kafka.producer.bulk_runs import group_by_partition, sticky_runs
 from kafka.producer.future import ProduceResult
+from kafka.producer.murmur2_lanes import murmur2_partitions
+from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import check_bytes, check_headers, check_partition, check_timestamp
 from kafka.record.batch import estimate_record_sizes
 from kafka.structs import TopicPartition
@@ -108,10 +111,8 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     values = _bytes_column(values, producer._value_serializer, "value")
     key_column = None if keys is None else _bytes_column(_column(keys, n, "keys"),
                                                          producer._key_serializer, "key")
-    if key_column is None:
-        if any(v is None for v in values):
-            raise errors.IllegalArgumentError("a record needs a key or a value")
-    elif any(k is None and v is None for k, v in zip(key_column, values)):
+    if None in values and (key_column is None or (None in key_column and
+                                                  any(k is None and v is None for k, v in zip(key_column, values)))):
         raise errors.IllegalArgumentError("a record needs a key or a value")
     header_column = None
     if headers is not None:
@@ -146,7 +147,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
         elif isinstance(indices, slice):
             run, run_sizes = records[indices], sizes[indices]
         else:
-            run, run_sizes = [records[i] for i in indices], [sizes[i] for i in indices]
+            run, run_sizes = list(map(records.__getitem__, indices)), list(map(sizes.__getitem__, indices))
         left = producer._max_block - (time.monotonic() - started)
         got, _ = producer._accumulator.append_many(tp, run, run_sizes, left if left > 0 else 0.0)
         placed.extend(got)
@@ -168,18 +169,15 @@ def _by_partition(producer: "KafkaProducer", topic: str, partition: Optional[int
     if keys is None and default:
         # Sticky, as send() does: a batch's worth of records to one partition, then the next.
         runs: List[Tuple[int, Union[None, slice, List[int]]]] = []
-        limit = producer.config["batch_size"]
-        start, total = 0, 0
-        for i, size in enumerate(sizes):
-            total += size
-            if total >= limit or i == len(sizes) - 1:
-                part = partitioner(None, all_parts, available, topic)
-                runs.append((part, slice(start, i + 1)))
-                partitioner.next_sticky(topic, all_parts, available)
-                start, total = i + 1, 0
+        for start, stop in sticky_runs(sizes, producer.config["batch_size"]):
+            runs.append((partitioner(None, all_parts, available, topic), slice(start, stop)))
+            partitioner.next_sticky(topic, all_parts, available)
         if len(runs) == 1:
             return [(runs[0][0], None)]
         return runs
+    if type(partitioner) is DefaultPartitioner and keys is not None and None not in keys:
+        return [(all_parts[index], run) for index, run in group_by_partition(
+            murmur2_partitions(keys, len(all_parts)), len(all_parts))]
     groups: Dict[int, List[int]] = {}
     if keys is None:
         keys = list(repeat(None, len(sizes)))

@@ -25,7 +25,7 @@ from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
-from kafka.producer.partitioner import DefaultPartitioner
+from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
@@ -293,11 +293,26 @@ class KafkaProducer:
                 if full or new_batch:
                     self._batch_event(topic, full, True, sticky[2], sticky[3])
                 return future
-        if partition is not None and headers is None and type(value) is bytes and type(topic) is str:
-            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms)
-            if routed is not None:
-                return routed
+        if headers is None and type(value) is bytes and type(topic) is str:
+            target = partition
+            if target is None and type(key) is bytes and self._default_partitioner:
+                target = self._keyed_partition(topic, key)
+            if target is not None:
+                routed = self._send_to_partition(topic, value, key, target, timestamp_ms)
+                if routed is not None:
+                    return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
+
+    def _keyed_partition(self, topic: str, key: bytes) -> Optional[int]:
+        """The default partitioner's choice for ``key`` from the cached partitions (None if none cached).
+
+        :meth:`_send_to_partition` then checks that the cache is current.
+        """
+        cached = self._partition_cache.get(topic)
+        if cached is None or type(self._partitioner) is not DefaultPartitioner:  # a subclass may choose otherwise
+            return None
+        parts = cached[1]
+        return parts[murmur2_partition(key, len(parts))]
 
     def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any,
                            timestamp_ms: Any) -> Optional[FutureRecordMetadata]:

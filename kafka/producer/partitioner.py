@@ -9,42 +9,57 @@ full or was just created (KIP-480), then move on, so batches fill up.
 from __future__ import annotations
 
 import random
+import struct
 import threading
-from typing import Dict, Optional, Sequence
+from typing import Callable, Dict, Optional, Sequence, Tuple
+
+
+_MASK = 0xFFFFFFFF
+_M = 0x5BD1E995
+_word_readers: Dict[int, Callable[[bytes], Tuple[int, ...]]] = {}
+
+
+def _words(length: int) -> Callable[[bytes], Tuple[int, ...]]:
+    """A reader of the first ``length // 4`` little-endian 32-bit words of a key."""
+    reader = _word_readers.get(length)
+    if reader is None:
+        reader = _word_readers[length] = struct.Struct("<%dI" % (length >> 2)).unpack_from
+    return reader
+
+
+def _murmur2_unsigned(data: bytes) -> int:
+    length = len(data)
+    h = 0x9747B28C ^ length
+    aligned = length & ~3
+    if aligned:
+        # Reading the 4-byte blocks with struct (one C call) instead of four
+        # indexings and shifts each halves the cost of a typical key.
+        for k in _words(length)(data):
+            k = k * _M & _MASK
+            h = (h * _M ^ ((k ^ k >> 24) * _M & _MASK)) & _MASK
+    rest = length & 3
+    if rest:
+        if rest == 3:
+            h ^= data[aligned + 2] << 16 | data[aligned + 1] << 8 | data[aligned]
+        elif rest == 2:
+            h ^= data[aligned + 1] << 8 | data[aligned]
+        else:
+            h ^= data[aligned]
+        h = h * _M & _MASK
+    h ^= h >> 13
+    h = h * _M & _MASK
+    return h ^ h >> 15
 
 
 def murmur2(data: bytes) -> int:
     """The 32-bit murmur2 hash Kafka uses for keys (seed 0x9747b28c), as a signed int."""
-    length = len(data)
-    seed = 0x9747B28C
-    m = 0x5BD1E995
-    r = 24
-    h = (seed ^ length) & 0xFFFFFFFF
-    aligned = length & ~3
-    for i in range(0, aligned, 4):
-        k = data[i] | (data[i + 1] << 8) | (data[i + 2] << 16) | (data[i + 3] << 24)
-        k = (k * m) & 0xFFFFFFFF
-        k ^= k >> r
-        k = (k * m) & 0xFFFFFFFF
-        h = (h * m) & 0xFFFFFFFF
-        h ^= k
-    rest = length & 3
-    if rest == 3:
-        h ^= data[aligned + 2] << 16
-    if rest >= 2:
-        h ^= data[aligned + 1] << 8
-    if rest >= 1:
-        h ^= data[aligned]
-        h = (h * m) & 0xFFFFFFFF
-    h ^= h >> 13
-    h = (h * m) & 0xFFFFFFFF
-    h ^= h >> 15
+    h = _murmur2_unsigned(data)
     return h - 0x100000000 if h & 0x80000000 else h
 
 
 def murmur2_partition(key: bytes, num_partitions: int) -> int:
     """The partition the Java client chooses for ``key``."""
-    return (murmur2(key) & 0x7FFFFFFF) % num_partitions
+    return (_murmur2_unsigned(key) & 0x7FFFFFFF) % num_partitions
 
 
 class DefaultPartitioner:

@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import struct
 import time
+from itertools import repeat
+from operator import add
 from typing import Any, Iterator, List, Optional, Sequence, Tuple, cast
 
 from kafka.errors import ChecksumError, CorruptRecordError, IllegalArgumentError
@@ -99,14 +101,20 @@ def estimate_record_sizes(keys: Optional[Sequence[Optional[bytes]]], values: Seq
                           headers: Optional[Sequence[Optional[Sequence[Header]]]] = None) -> List[int]:
     """:func:`estimate_record_size` of each record given as columns (``keys`` and ``headers`` may be None).
 
-    Without keys every value must be bytes: a record needs a key or a value.
+    A missing key or value counts as empty.
     """
     if headers is not None:
         return [estimate_record_size(k, v, h)
                 for k, v, h in zip(keys if keys is not None else [None] * len(values), values, headers)]
+    # Without headers the sum is taken column by column, with no Python step per record.
+    if None in values:
+        values = [b"" if v is None else v for v in values]
+    sizes = map(add, map(len, values), repeat(RECORD_OVERHEAD))  # type: ignore[arg-type]
     if keys is not None:
-        return [RECORD_OVERHEAD + (len(k) if k else 0) + (len(v) if v else 0) for k, v in zip(keys, values)]
-    return [RECORD_OVERHEAD + len(v) for v in values]  # type: ignore[arg-type]
+        if None in keys:
+            keys = [b"" if k is None else k for k in keys]
+        sizes = map(add, sizes, map(len, keys))  # type: ignore[arg-type]
+    return list(sizes)
 
 
 class RecordBatch:
@@ -591,12 +599,19 @@ class RecordBatchBuilder:
             tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
             odv = table[delta] if delta < table_size else encode_varint(delta)
             delta += 1
-            if key is None and not headers and type(value) is bytes:
+            if not headers and type(value) is bytes and (key is None or type(key) is bytes):
                 vlen = len(value)
                 vv = table[vlen] if vlen < table_size else encode_varint(vlen)
-                size = 3 + len(tsv) + len(odv) + len(vv) + vlen
-                extend((table[size] if size < table_size else encode_varint(size),
-                        b"\x00", tsv, odv, b"\x01", vv, value, b"\x00"))
+                if key is None:
+                    size = 3 + len(tsv) + len(odv) + len(vv) + vlen
+                    extend((table[size] if size < table_size else encode_varint(size),
+                            b"\x00", tsv, odv, b"\x01", vv, value, b"\x00"))
+                else:
+                    klen = len(key)
+                    kv = table[klen] if klen < table_size else encode_varint(klen)
+                    size = 2 + len(tsv) + len(odv) + len(kv) + klen + len(vv) + vlen
+                    extend((table[size] if size < table_size else encode_varint(size),
+                            b"\x00", tsv, odv, kv, key, vv, value, b"\x00"))
             else:
                 parts.append(self._encode_general(tsv, odv, key, value, headers))
         encoded = _join(parts)

@@ -285,10 +285,9 @@ def _bulk_groups(batch: Any, default_topic: Optional[str]) -> Optional[List[Tupl
         parts = None
     values = _binary_list(batch.column(names.index("value")), "value")
     keys = _binary_list(batch.column(names.index("key")), "key") if "key" in names else None
-    if keys is None:
-        if None in values:
-            raise errors.IllegalArgumentError("kafkawire: a row has neither a key nor a value")
-    elif any(k is None and v is None for k, v in zip(keys, values)):
+    # Both C-level membership tests first: the row-by-row check runs only when both columns have a null.
+    if None in values and (keys is None or (None in keys and any(k is None and v is None
+                                                                 for k, v in zip(keys, values)))):
         raise errors.IllegalArgumentError("kafkawire: a row has neither a key nor a value")
     headers = None
     if "headers" in names and batch.column(names.index("headers")).null_count != batch.num_rows:

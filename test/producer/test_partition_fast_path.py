@@ -9,6 +9,7 @@ import pytest
 from kafka import direct, errors
 from kafka.conn.blocking import BlockingConnection
 from kafka.producer import KafkaProducer
+from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
 
 
 def _topic(broker, partitions):
@@ -46,3 +47,27 @@ def test_explicit_partition_checks_still_apply(broker):
         with pytest.raises(errors.IllegalArgumentTypeError):
             producer.send(topic, b"x", partition=True)
         assert producer.send(topic, b"x", partition=1).get(10).partition == 1
+
+
+def test_keyed_records_after_the_first_send_go_where_murmur2_says(broker):
+    topic = _topic(broker, 5)
+    keys = [b"key-%d" % i for i in range(60)]
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:
+        producer.send(topic, b"first", key=b"k").get(10)  # partitions now cached
+        futures = [producer.send(topic, b"v", key=key, timestamp_ms=1_700_000_000_000 + i)
+                   for i, key in enumerate(keys)]
+        got = [f.get(10) for f in futures]
+    assert [m.partition for m in got] == [murmur2_partition(key, 5) for key in keys]
+    assert [m.timestamp for m in got] == [1_700_000_000_000 + i for i in range(60)]
+
+
+class EverythingToPartitionOne(DefaultPartitioner):
+    def __call__(self, key, all_partitions, available, topic=""):
+        return 1
+
+
+def test_a_partitioner_subclass_still_chooses_for_keyed_records(broker):
+    topic = _topic(broker, 3)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, partitioner=EverythingToPartitionOne()) as producer:
+        producer.send(topic, b"first", key=b"k").get(10)
+        assert {producer.send(topic, b"v", key=b"key-%d" % i).get(10).partition for i in range(20)} == {1}

@@ -95,6 +95,7 @@ def test_bad_columns_are_refused_before_anything_is_queued(broker):
         for call, error in [
             (lambda: producer.send_batch(topic, [b"a", b"b"], keys=[b"k"]), errors.IllegalArgumentError),
             (lambda: producer.send_batch(topic, [b"a", None]), errors.IllegalArgumentError),
+            (lambda: producer.send_batch(topic, [b"a", None], keys=[b"k", None]), errors.IllegalArgumentError),
             (lambda: producer.send_batch(topic, [b"a", 5]), errors.IllegalArgumentTypeError),
             (lambda: producer.send_batch(topic, [b"a"], partition=3), errors.IllegalArgumentError),
             (lambda: producer.send_batch(topic, [b"a"], timestamps=[-1]), errors.IllegalArgumentError),
@@ -106,7 +107,10 @@ def test_bad_columns_are_refused_before_anything_is_queued(broker):
         assert producer._accumulator.used_memory == 0
         assert producer.send_batch(topic, []).get(1) == 0
         assert producer.send_batch(topic, [b"text"], keys=[None]).get(30) == 1
-    assert [r.value for r in _read_all(broker, topic, 1, 1)[0]] == [b"text"]
+        # A null key and a null value in different records are fine (a tombstone has a key).
+        assert producer.send_batch(topic, [b"v", None], keys=[None, b"gone"]).get(30) == 2
+    assert [(r.key, r.value) for r in _read_all(broker, topic, 1, 3)[0]] == [(None, b"text"), (None, b"v"),
+                                                                             (b"gone", None)]
 
 
 def test_a_closed_producer_refuses_send_batch(broker):

@@ -70,6 +70,19 @@ def test_null_topic_in_a_row_fails_the_write(spark, broker):
                                                            broker.bootstrap_servers).save()
 
 
+def test_a_row_without_key_and_value_fails_the_write_but_a_tombstone_does_not(spark, broker):
+    topic = make_topic(broker.host, broker.port)
+    rows = spark.createDataFrame([(None, b"v"), (b"gone", None)], "key binary, value binary")
+    rows.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", broker.bootstrap_servers) \
+        .option("topic", topic).save()
+    got = [(r.key, r.value) for r in _read_back(spark, broker.bootstrap_servers, topic).collect()]
+    assert [tuple(None if f is None else bytes(f) for f in row) for row in got] == [(None, b"v"), (b"gone", None)]
+    bad = spark.createDataFrame([(b"k", b"v"), (None, None)], "key binary, value binary")
+    with pytest.raises(Exception, match="neither a key nor a value"):
+        bad.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", broker.bootstrap_servers) \
+            .option("topic", topic).save()
+
+
 def test_overwrite_is_refused(spark, broker):
     df = spark.createDataFrame([("a",)], "value string")
     with pytest.raises(Exception, match="overwrite is not allowed"):

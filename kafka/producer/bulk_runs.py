@@ -1,0 +1,60 @@
+"""Column arithmetic for :meth:`KafkaProducer.send_batch`, without a Python step per record.
+
+Each helper works on whole lists with C-level iteration (``map``,
+``itertools.accumulate``, ``bisect``, ``sorted``) so that the cost per
+record of a large ``send_batch`` stays a few tens of nanoseconds.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections import Counter
+from itertools import accumulate
+from typing import Iterator, List, Sequence, Tuple
+
+
+def prefix_sums(sizes: Sequence[int]) -> List[int]:
+    """``[0, sizes[0], sizes[0] + sizes[1], ...]`` (one more item than ``sizes``)."""
+    return list(accumulate(sizes, initial=0))
+
+
+def fill(sums: Sequence[int], start: int, room: int) -> int:
+    """The end of the longest run from ``start`` whose sizes add up to at most ``room``.
+
+    ``sums`` are the :func:`prefix_sums` of the sizes; the result ``stop``
+    satisfies ``start <= stop`` and ``sums[stop] - sums[start] <= room``.
+    """
+    return bisect_right(sums, sums[start] + room, start) - 1
+
+
+def sticky_runs(sizes: Sequence[int], limit: int) -> Iterator[Tuple[int, int]]:
+    """``(start, stop)`` runs of records for successive sticky partitions.
+
+    A run ends with the record that brings its total to ``limit`` or more
+    (or with the last record), as the record-by-record loop of
+    :meth:`KafkaProducer.send` does when it moves on to the next partition.
+    """
+    sums = prefix_sums(sizes)
+    n = len(sizes)
+    start = 0
+    while start < n:
+        # The first record whose running total reaches ``limit`` closes the run.
+        stop = bisect_left(sums, sums[start] + limit, start + 1) if limit > 0 else start + 1
+        stop = min(stop, n)
+        yield start, stop
+        start = stop
+
+
+def group_by_partition(indices: List[int], count: int) -> List[Tuple[int, List[int]]]:
+    """``[(partition index, positions of its records in order)]`` for per-record partition ``indices``.
+
+    A stable sort on the partition keeps each partition's records in their
+    given order.
+    """
+    order = sorted(range(len(indices)), key=indices.__getitem__)
+    out = []
+    start = 0
+    for index, size in sorted(Counter(indices).items()):
+        out.append((index, order[start:start + size]))
+        start += size
+    return out

@@ -1,0 +1,65 @@
+"""The column helpers of send_batch agree with the record-by-record loops they replace."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kafka.producer.bulk_runs import fill, group_by_partition, prefix_sums, sticky_runs
+from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size, estimate_record_sizes
+from kafka.producer.murmur2_lanes import murmur2_partitions
+from kafka.producer.partitioner import murmur2_partition
+
+sizes_lists = st.lists(st.integers(1, 5000), min_size=1, max_size=200)
+
+
+def _sticky_by_loop(sizes, limit):
+    runs, start, total = [], 0, 0
+    for i, size in enumerate(sizes):
+        total += size
+        if total >= limit or i == len(sizes) - 1:
+            runs.append((start, i + 1))
+            start, total = i + 1, 0
+    return runs
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=sizes_lists, limit=st.integers(1, 20_000))
+def test_sticky_runs_close_where_the_running_total_reaches_the_limit(sizes, limit):
+    assert list(sticky_runs(sizes, limit)) == _sticky_by_loop(sizes, limit)
+
+
+@settings(max_examples=200, deadline=None)
+@given(sizes=sizes_lists, data=st.data())
+def test_fill_takes_the_longest_run_that_fits(sizes, data):
+    start = data.draw(st.integers(0, len(sizes) - 1))
+    room = data.draw(st.integers(0, 30_000))
+    j, total = start, 0
+    while j < len(sizes) and total + sizes[j] <= room:
+        total += sizes[j]
+        j += 1
+    assert fill(prefix_sums(sizes), start, room) == j
+
+
+@given(partitions=st.lists(st.integers(0, 7), max_size=300))
+def test_group_by_partition_keeps_each_partitions_order(partitions):
+    expected = {}
+    for i, p in enumerate(partitions):
+        expected.setdefault(p, []).append(i)
+    assert dict(group_by_partition(partitions, 8)) == expected
+
+
+@given(keys=st.lists(st.none() | st.binary(max_size=40), max_size=50),
+       values=st.lists(st.none() | st.binary(max_size=300), min_size=50, max_size=50))
+def test_column_sizes_match_the_per_record_estimate(keys, values):
+    keys = keys + [None] * (50 - len(keys))
+    assert estimate_record_sizes(keys, values) == [estimate_record_size(k, v, None) for k, v in zip(keys, values)]
+    assert estimate_record_sizes(None, values) == [RECORD_OVERHEAD + len(v or b"") for v in values]
+
+
+@settings(max_examples=200, deadline=None)
+@given(keys=st.lists(st.binary(max_size=64) | st.sampled_from([b"\xff" * 7, b"\x80\x00\xff\x7f" * 3]),
+                     max_size=120), count=st.integers(1, 50))
+def test_murmur2_partitions_is_murmur2_partition_of_each_key(keys, count):
+    """Many keys of few lengths share lanes; high bytes and all-ones words check that no lane spills."""
+    assert murmur2_partitions(keys, count) == [murmur2_partition(k, count) for k in keys]
