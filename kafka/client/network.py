@@ -18,6 +18,7 @@ import time
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka import errors
+from kafka.client.events import AllBrokersDown, ClientEvent, ConnectionFailed, Throttled
 from kafka.cluster import ClusterMetadata
 from kafka.conn.blocking import parse_address
 from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, ResponseFuture, is_permanent_failure
@@ -59,6 +60,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "sasl_plain_password": None,
     "sasl_oauth_token_provider": None,
     "max_frame_size": DEFAULT_CONNECTION_CONFIG["max_frame_size"],
+    "client_events": None,
 }
 
 #: Option names whose values are secrets: never logged or shown in reprs.
@@ -120,6 +122,12 @@ class NetworkClient:
         self._closed = False
         # (node id, api key) pairs whose missing version was already logged.
         self._reported_unsupported: Set[Tuple[int, int]] = set()
+        # For the client_events listener: events not delivered yet, the last
+        # error reported per node, and whether "all brokers down" was reported.
+        self._listener = self.config["client_events"]
+        self._events: List[ClientEvent] = []
+        self._announced: Dict[int, BaseException] = {}
+        self._all_down = False
 
     def __repr__(self) -> str:
         return "<%s client_id=%s brokers=%d>" % (type(self).__name__, self.config["client_id"], len(self._conns))
@@ -411,6 +419,8 @@ class NetworkClient:
             for fut, response in completed:
                 if not fut.is_done:
                     self._resolve(fut, response)
+            if self._events:
+                self._emit_events()
             if future is None or future.is_done or time.monotonic() >= deadline:
                 return
 
@@ -444,7 +454,10 @@ class NetworkClient:
                     # Fire-and-forget requests whose frame is now written complete here.
                     completed.extend(conn.send_pending())
                 if mask & selectors.EVENT_READ:
-                    completed.extend(conn.recv())
+                    received = conn.recv()
+                    if self._listener is not None and received:
+                        self._note_throttles(conn, received)
+                    completed.extend(received)
             now = time.monotonic()
             for conn in list(self._conns.values()):
                 if conn.connecting():
@@ -457,9 +470,48 @@ class NetworkClient:
                         "%s request to node %s timed out after %d ms" % (
                             expired.api.name, conn.node_id, expired.timeout * 1000.0 if expired.timeout is not None
                             else self.config["request_timeout_ms"])))
+            if self._listener is not None:
+                self._note_failures()
         # Handshake responses drive the connection state: resolve them now so
         # the next loop turn sees the new state.
         return completed
+
+    # -- events for the client_events listener -----------------------------------------
+
+    def _note_throttles(self, conn: BrokerConnection, received: List[Tuple[ResponseFuture, Any]]) -> None:
+        for _future, response in received:
+            throttle_ms = getattr(response, "throttle_time_ms", 0)
+            if throttle_ms:
+                self._events.append(Throttled(conn.node_id, conn.host, conn.port, throttle_ms))
+
+    def _note_failures(self) -> None:
+        """Queue a ConnectionFailed per new connection error, and AllBrokersDown on entering that state."""
+        for node_id, conn in self._conns.items():
+            error = conn.last_error
+            if error is not None and self._announced.get(node_id) is not error and not conn.connected():
+                self._announced[node_id] = error
+                self._events.append(ConnectionFailed(node_id, conn.host, conn.port, error))
+        brokers = self.cluster.brokers()
+        down = 0
+        for broker in brokers:
+            known = self._conns.get(broker.nodeId)
+            if known is not None and known.connected():
+                self._all_down = False
+                return
+            if known is not None and known.disconnected() and known.last_error is not None:
+                down += 1
+        if brokers and down == len(brokers) and not self._all_down:
+            self._all_down = True
+            self._events.append(AllBrokersDown(down, len(brokers)))
+
+    def _emit_events(self) -> None:
+        with self._lock:
+            events, self._events = self._events, []
+        for event in events:
+            try:
+                self._listener(event)
+            except Exception:  # noqa: BLE001 - a listener's failure must not stop the I/O loop
+                log.exception("client_events listener failed on %r", event)
 
     def _drain_wake(self) -> None:
         try:

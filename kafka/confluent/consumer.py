@@ -19,6 +19,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
+from kafka.confluent._client_events import EventRelay
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
@@ -90,6 +91,9 @@ class Consumer:
         self._commit_interval = self._config.get_int("auto.commit.interval.ms") / 1000.0
         self._partition_eof = self._config.get_bool("enable.partition.eof")
         settings = confmod.consumer_settings(self._config)
+        self._relay = EventRelay(self._error_cb, cb.get("throttle_cb"))
+        settings["client_events"] = self._relay.listener()
+        self._relay_queue = self._relay.queue
         settings["enable_auto_commit"] = False  # commits of stored offsets are driven from here
         settings["max_poll_records"] = 500
         try:
@@ -309,7 +313,7 @@ class Consumer:
         if timeout is not None and not isinstance(timeout, (int, float)):
             raise TypeError("timeout must be a number")
         if self._buffer and not (self._errors or self._eof_due or self._events or self._partition_eof
-                                 or self._closed or self._stats_cb is not None) and \
+                                 or self._closed or self._stats_cb is not None or self._relay_queue) and \
                 (not self._auto_commit or time.monotonic() < self._next_commit):
             # The common case, a record already fetched and nothing else to serve first.
             return self._hand_out_one()
@@ -547,6 +551,8 @@ class Consumer:
         self._events.append(lambda: callback(error, parts))
 
     def _serve_events(self) -> None:
+        if self._relay_queue:
+            self._relay.serve()
         while self._events:
             self._events.popleft()()
         if self._stats_cb is not None and self._stats_interval > 0 and time.monotonic() >= self._next_stats:
@@ -695,6 +701,8 @@ class Consumer:
                     except engine_errors.KafkaError as exc:
                         log.warning("final commit failed: %s", exc)
             self._engine.close(autocommit=False)
+            if self._relay_queue:
+                self._relay.serve()
         finally:
             self._closed = True
             self._metadata.close()

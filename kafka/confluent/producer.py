@@ -18,6 +18,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
+from kafka.confluent._client_events import EventRelay
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
@@ -110,6 +111,8 @@ class Producer:
         if ignored:
             log.debug("properties accepted but not used by kafkawire: %s", ", ".join(ignored))
         settings = confmod.producer_settings(self._config)
+        self._relay = EventRelay(self._error_cb, cb.get("throttle_cb"))
+        settings["client_events"] = self._relay.listener()
         # partitions_for() in the helper thread waits up to max_block_ms for metadata.
         settings["max_block_ms"] = max(min(self._message_timeout or 300.0, 300.0), 0.001) * 1000.0
         try:
@@ -131,6 +134,7 @@ class Producer:
         refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
+        self._fatal_reported = False
         # Looked up once: produce() hands both to the engine for every record.
         self._engine_send = self._engine.send
         self._completed_hook = self._completed
@@ -159,8 +163,11 @@ class Producer:
         # Like confluent-kafka, a callback that is not callable fails only when its report is served.
         report_to = on_delivery if on_delivery is not None else callback
         record_headers = None if headers is None else _headers(headers)
-        if self._closed:
-            raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
+        if self._closed or self._fatal_reported:
+            if self._closed:
+                raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
+            raise KafkaException(KafkaError(KafkaError._FATAL,  # type: ignore[attr-defined]
+                                            "Unable to produce message: Local: Fatal error"))
         if report_to is None:
             report_to = self._on_delivery
         pending = _Pending(topic, partition, key_bytes, value_bytes, record_headers,
@@ -272,8 +279,11 @@ class Producer:
                 else:
                     self._hand_over(pending, partitions, sticky=False)
 
-    @staticmethod
-    def _delivery_error(exc: BaseException) -> KafkaError:
+    def _delivery_error(self, exc: BaseException) -> KafkaError:
+        fatal = self._engine.fatal_error()
+        if fatal is not None and type(exc) is type(fatal):
+            # A fatal error purges the records still queued, as in librdkafka.
+            return KafkaError(KafkaError._PURGE_QUEUE)  # type: ignore[attr-defined]
         if isinstance(exc, engine_errors.KafkaTimeoutError):
             return KafkaError(KafkaError._MSG_TIMED_OUT)  # type: ignore[attr-defined]
         return from_engine(exc)
@@ -314,11 +324,15 @@ class Producer:
                         break
             finally:
                 self._report_waiters -= 1
+        served = self._relay.serve() if self._relay else 0
+        if not self._fatal_reported:
+            fatal = self._engine.fatal_error()
+            if fatal is not None:
+                self._raise_fatal(fatal)
         reports = self._reports
         batch = []
         while reports:
             batch.append(reports.popleft())
-        served = 0
         previous: Optional[Tuple[str, int, Optional[int]]] = None
         lock = self._lock
         only_errors = self._only_errors
@@ -373,6 +387,12 @@ class Producer:
         self._maybe_stats()
         return served
 
+    def _raise_fatal(self, fatal: BaseException) -> None:
+        """Raise the producer's fatal error from poll(), once, as confluent-kafka does."""
+        self._fatal_reported = True
+        error = from_engine(fatal)
+        raise KafkaException(KafkaError(error.code(), error.str(), fatal=True)) from fatal
+
     def _maybe_stats(self) -> None:
         if self._stats_cb is None or self._stats_interval <= 0 or time.monotonic() < self._next_stats:
             return
@@ -394,7 +414,7 @@ class Producer:
             with self._lock:
                 idle = self._count == 0 and not self._reports
             if idle:
-                return 0
+                return self._relay.serve() if self._relay else 0
         return self._serve(timeout)
 
     def flush(self, timeout: Optional[float] = None) -> int:
@@ -473,7 +493,7 @@ class Producer:
                                             txn_requires_abort=abortable and not self._engine_fatal())) from exc
 
     def _engine_fatal(self) -> bool:
-        return False
+        return self._engine.fatal_error() is not None
 
     def init_transactions(self, timeout: Optional[float] = None) -> None:
         """Register ``transactional.id`` with its coordinator (fencing older producers)."""
@@ -512,6 +532,8 @@ class Producer:
         if self._closed:
             return True
         self.flush(timeout if timeout is not None else -1)
+        if self._relay:
+            self._relay.serve()
         self._closed = True
         self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)
         self._metadata.close()

@@ -28,7 +28,7 @@ from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
-from kafka.producer.transactions import TransactionManager
+from kafka.producer.transactions import FATAL_ERROR, TransactionManager
 from kafka.record import codecs
 from kafka.record.record import Header
 from kafka.structs import TopicPartition
@@ -473,6 +473,18 @@ class KafkaProducer:
                     return
         finally:
             self._accumulator.end_flush()
+
+    def fatal_error(self) -> Optional[BaseException]:
+        """The error that left this producer unusable (idempotence or transaction state), if one did.
+
+        Once set, every send fails with it; only :meth:`close` remains useful.
+        """
+        if self._sender.fatal_error is not None:
+            return self._sender.fatal_error
+        transactions = self._transactions
+        if transactions is not None and transactions.state == FATAL_ERROR:
+            return transactions.last_error
+        return None
 
     def bootstrap_connected(self) -> bool:
         """Whether the producer has cluster metadata and a live connection to a broker."""
