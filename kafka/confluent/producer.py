@@ -284,6 +284,9 @@ class Producer:
         if fatal is not None and type(exc) is type(fatal):
             # A fatal error purges the records still queued, as in librdkafka.
             return KafkaError(KafkaError._PURGE_QUEUE)  # type: ignore[attr-defined]
+        if isinstance(exc, engine_errors.RecordsPurgedError):
+            return KafkaError(KafkaError._PURGE_INFLIGHT if isinstance(exc, engine_errors.PurgedInFlightError)  # type: ignore[attr-defined]
+                              else KafkaError._PURGE_QUEUE)  # type: ignore[attr-defined]
         if isinstance(exc, engine_errors.KafkaTimeoutError):
             return KafkaError(KafkaError._MSG_TIMED_OUT)  # type: ignore[attr-defined]
         return from_engine(exc)
@@ -443,12 +446,13 @@ class Producer:
         return True
 
     def purge(self, in_queue: bool = True, in_flight: bool = True, blocking: bool = True) -> None:
-        """Fail queued records now: their reports carry ``_PURGE_QUEUE`` / ``_PURGE_INFLIGHT``.
+        """Fail records not delivered yet: their reports carry ``_PURGE_QUEUE`` / ``_PURGE_INFLIGHT``.
 
-        Records still waiting for topic metadata are dropped. Records already
-        handed to the engine get their failure report at once, but the engine
-        may still deliver them (kafkawire cannot take a record back from a
-        batch); see :doc:`/confluent`.
+        ``in_queue`` purges the records not sent yet (those waiting for topic
+        metadata included), ``in_flight`` those whose request awaits the
+        broker's answer (which is then ignored). The reports are served by the
+        next :meth:`poll` or :meth:`flush`. ``blocking`` is accepted; purging
+        never waits here.
         """
         purged: List[Tuple[_Pending, int]] = []
         with self._lock:
@@ -460,11 +464,8 @@ class Producer:
                 self._waiting.clear()
         for pending, code in purged:
             self._report(pending, KafkaError(code), None)
-        self._engine_purge(in_queue, in_flight)
-
-    def _engine_purge(self, in_queue: bool, in_flight: bool) -> None:
-        # Records in the engine cannot be withdrawn; report only what librdkafka would.
-        return None
+        if in_queue or in_flight:
+            self._engine.purge(in_queue, in_flight)
 
     # -- metadata ------------------------------------------------------------------------------
 

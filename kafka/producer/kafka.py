@@ -474,6 +474,18 @@ class KafkaProducer:
         finally:
             self._accumulator.end_flush()
 
+    def purge(self, queued: bool = True, in_flight: bool = False) -> None:
+        """Fail records not acknowledged yet, at once, without waiting for the broker.
+
+        ``queued``: records still in the producer's batches fail with
+        :class:`~kafka.errors.PurgedInQueueError` (they were never sent);
+        ``in_flight``: records whose request awaits its response fail with
+        :class:`~kafka.errors.PurgedInFlightError` (the broker may still have
+        written them; the response is ignored when it comes). An idempotent
+        producer then starts a new epoch, as after any failed batch.
+        """
+        self._sender.purge(queued, in_flight)
+
     def fatal_error(self) -> Optional[BaseException]:
         """The error that left this producer unusable (idempotence or transaction state), if one did.
 
