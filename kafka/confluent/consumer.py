@@ -20,6 +20,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
+from kafka.confluent._log_forward import LogForwarder, client_name
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
@@ -101,6 +102,10 @@ class Consumer:
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
         self._metadata = MetadataSource(settings)
+        self._log_forward: Optional[LogForwarder] = None
+        if self._logger is not None:
+            self._log_forward = LogForwarder(self._logger, client_name(self._config.get("client.id") or "rdkafka",
+                                                                       "consumer"))
         self._buffer: Deque[Any] = collections.deque()
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}
@@ -332,6 +337,8 @@ class Consumer:
 
     def _next_messages(self, count: int, timeout: Optional[float]) -> List[Message]:
         self._check_open()
+        if self._log_forward is not None:
+            self._log_forward.watch_current_thread()  # the engine runs in the polling thread
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         out: List[Message] = []
         while True:
@@ -553,6 +560,8 @@ class Consumer:
     def _serve_events(self) -> None:
         if self._relay_queue:
             self._relay.serve()
+        if self._log_forward is not None:
+            self._log_forward.serve()
         while self._events:
             self._events.popleft()()
         if self._stats_cb is not None and self._stats_interval > 0 and time.monotonic() >= self._next_stats:
@@ -706,6 +715,9 @@ class Consumer:
         finally:
             self._closed = True
             self._metadata.close()
+            if self._log_forward is not None:
+                self._log_forward.close()
+                self._log_forward.serve()
 
     def _check_open(self) -> None:
         if self._closed:

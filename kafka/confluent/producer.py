@@ -19,6 +19,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
+from kafka.confluent._log_forward import LogForwarder, client_name, threads_named
 from kafka.confluent.admin import MetadataSource
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
@@ -27,6 +28,8 @@ from kafka.producer.kafka import KafkaProducer
 
 log = logging.getLogger(__name__)
 
+#: The name prefix of the engine's I/O thread (whose log records ``logger`` receives).
+_SENDER_THREAD = "kafkawire-producer-sender-"
 #: Most seconds between looks at a known topic's partition count.
 _REFRESH_EVERY = 10.0
 
@@ -115,10 +118,16 @@ class Producer:
         settings["client_events"] = self._relay.listener()
         # partitions_for() in the helper thread waits up to max_block_ms for metadata.
         settings["max_block_ms"] = max(min(self._message_timeout or 300.0, 300.0), 0.001) * 1000.0
+        senders = threads_named(_SENDER_THREAD)
         try:
             self._engine = KafkaProducer(**settings)
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
+        self._log_forward: Optional[LogForwarder] = None
+        if self._logger is not None:
+            self._log_forward = LogForwarder(self._logger, client_name(self._config.get("client.id") or "rdkafka",
+                                                                       "producer"))
+            self._log_forward.watch_threads(threads_named(_SENDER_THREAD) - senders)
         self._metadata = MetadataSource(settings)
         self._lock = threading.Lock()
         self._reports: Deque[_Pending] = collections.deque()
@@ -387,6 +396,8 @@ class Producer:
             with lock:
                 self._count -= done_count
                 self._bytes -= done_bytes
+        if self._log_forward is not None:
+            self._log_forward.serve()
         self._maybe_stats()
         return served
 
@@ -538,6 +549,9 @@ class Producer:
         self._closed = True
         self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)
         self._metadata.close()
+        if self._log_forward is not None:
+            self._log_forward.close()
+            self._log_forward.serve()
         return True
 
     def __enter__(self) -> "Producer":
