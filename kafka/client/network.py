@@ -147,6 +147,21 @@ class NetworkClient:
         create_mechanism(mechanism, **options)  # validate now, not at first connect
         return lambda: create_mechanism(mechanism, **options)
 
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Log in with these ``PLAIN``/``SCRAM`` credentials from the next connection on.
+
+        Connections already logged in stay open; the next one (a reconnect
+        included) authenticates with the new credentials.
+        """
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise errors.IllegalArgumentTypeError("username and password must be str")
+        with self._lock:
+            self.config["sasl_plain_username"] = username
+            self.config["sasl_plain_password"] = password
+            self._sasl_factory = self._make_sasl_factory()
+            for conn in self._conns.values():
+                conn.config["sasl_factory"] = self._sasl_factory
+
     def _connection_config(self) -> Dict[str, Any]:
         keys = ("client_id", "request_timeout_ms", "socket_connection_setup_timeout_ms", "reconnect_backoff_ms",
                 "reconnect_backoff_max_ms", "max_in_flight_requests_per_connection", "socket_options",

@@ -21,7 +21,7 @@ from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._log_forward import LogForwarder, client_name
-from kafka.confluent.admin import MetadataSource
+from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, message_from_record,
@@ -685,6 +685,12 @@ class Consumer:
     def cluster_id(self, timeout: float = -1) -> Optional[str]:
         """The cluster's id, from broker metadata."""
         return self._metadata.cluster_id(timeout)
+
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        check_credentials(username, password)
+        self._engine.set_sasl_credentials(username, password)
+        self._metadata.set_sasl_credentials(username, password)
 
     def memberid(self) -> Optional[str]:
         """This consumer's member id in the group (None before it joined)."""

@@ -20,7 +20,7 @@ from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._log_forward import LogForwarder, client_name, threads_named
-from kafka.confluent.admin import MetadataSource
+from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
@@ -479,6 +479,13 @@ class Producer:
             self._engine.purge(in_queue, in_flight)
 
     # -- metadata ------------------------------------------------------------------------------
+
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        check_credentials(username, password)
+        self._engine.set_sasl_credentials(username, password)
+        self._metadata.set_sasl_credentials(username, password)
+
 
     def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> Any:
         """Cluster metadata (:class:`kafka.confluent.admin.ClusterMetadata`), for one topic or all."""
