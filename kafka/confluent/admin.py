@@ -90,7 +90,8 @@ class MetadataSource:
     def __init__(self, settings: Dict[str, Any]) -> None:
         keep = ("bootstrap_servers", "client_id", "security_protocol", "ssl_cafile", "ssl_certfile", "ssl_keyfile",
                 "ssl_password", "ssl_crlfile", "ssl_ciphers", "ssl_check_hostname", "sasl_mechanism",
-                "sasl_plain_username", "sasl_plain_password", "retry_backoff_ms", "reconnect_backoff_ms")
+                "sasl_plain_username", "sasl_plain_password", "sasl_oauth_token_provider", "retry_backoff_ms",
+                "reconnect_backoff_ms")
         self._settings = {k: v for k, v in settings.items() if k in keep}
         self._admin: Any = None
         self._lock = threading.Lock()
