@@ -39,6 +39,7 @@ class LogForwarder(logging.Handler):
     def __init__(self, target: logging.Logger, name: str) -> None:
         super().__init__(logging.NOTSET)
         self._target = target
+        self._target_prefix = target.name + "."
         self._name = name
         self._threads: Set[int] = set()
         self._records: Deque[logging.LogRecord] = collections.deque(maxlen=_MAX_QUEUED)
@@ -53,7 +54,10 @@ class LogForwarder(logging.Handler):
         self._threads.update(idents)
 
     def emit(self, record: logging.LogRecord) -> None:
-        if record.thread in self._threads:
+        # A record of the target logger itself (when it lives under ``kafka``) is not taken
+        # back: serving it would log it again, for ever.
+        if record.thread in self._threads and not record.name.startswith(self._target_prefix) and \
+                record.name != self._target.name:
             self._records.append(record)
 
     def serve(self) -> int:

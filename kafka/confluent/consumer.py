@@ -512,7 +512,7 @@ class Consumer:
 
         Asynchronous by default (``on_commit`` reports the result from a
         later poll); with ``asynchronous=False`` waits and returns the
-        committed partitions.
+        committed partitions (or raises), and ``on_commit`` is not called.
         """
         self._check_open()
         to_commit = self._offsets_from(message, offsets)
@@ -521,15 +521,13 @@ class Consumer:
         if asynchronous:
             self._send_commit(to_commit)
             return None
+        # Like confluent-kafka, a synchronous commit reports through its result only, not on_commit.
         try:
             self._engine.commit(to_commit)
         except engine_errors.KafkaError as exc:
-            error = from_engine(exc)
-            self._queue_commit_result(error, to_commit)
-            raise KafkaException(error) from exc
+            raise KafkaException(from_engine(exc)) from exc
         for etp, om in to_commit.items():
             self._committed_sent[etp] = om.offset
-        self._queue_commit_result(None, to_commit)
         return [self._result_tp(etp, om) for etp, om in sorted(to_commit.items())]
 
     @staticmethod

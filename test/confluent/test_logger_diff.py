@@ -84,3 +84,22 @@ def test_consumer_log_lines_reach_the_logger_given_in_the_configuration(ck, kc, 
     expected = {"format": {"%s [%s] %s"}, "threads": {threading.main_thread().name}, "named": True,
                 "refused": True, "error_or_info": {True}}
     assert results["confluent_kafka"] == results["kafka.confluent"] == expected
+
+
+def test_a_logger_inside_the_kafka_hierarchy_does_not_receive_its_own_lines_again(kc, engine_logs_at_info):
+    # quixstreams-style wrappers log through `kafka.quix` and give that logger to the client.
+    logger = logging.getLogger("kafka.cf-app-" + uuid.uuid4().hex)
+    logger.propagate = False
+    handler = Collect()
+    logger.addHandler(handler)
+    consumer = kc.Consumer({"bootstrap.servers": "127.0.0.1:%d" % closed_port(), "group.id": "cf-" + uuid.uuid4().hex},
+                           logger=logger)
+    consumer.subscribe(["cf-logger"])
+    for _ in range(20):
+        consumer.poll(0.05)
+        logger.warning("the application's own line")
+    consumer.close()
+    own = [r for r in handler.records if r.msg == "the application's own line"]
+    forwarded = [r for r in handler.records if r.msg == "%s [%s] %s"]
+    assert len(own) == 20
+    assert forwarded and not any("application's own line" in r.getMessage() for r in forwarded)
