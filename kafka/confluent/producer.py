@@ -19,6 +19,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
+from kafka.confluent._produce_batch import produce_batch
 from kafka.confluent._log_forward import LogForwarder, client_name, threads_named
 from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
@@ -204,6 +205,17 @@ class Producer:
                 queue.append(pending)
                 return
         self._hand_over(pending, partitions)
+
+    def produce_batch(self, topic: Any, messages: Any, partition: Any = -1,
+                      on_delivery: Optional[Callable[..., Any]] = None) -> int:
+        """Queue ``messages`` (dicts: ``value``, ``key``, ``callback``) for ``topic``, all to ``partition``.
+
+        Returns how many were queued; one the queue had no room for gets an
+        ``_error`` (:class:`KafkaError`) in its dict. As in confluent-kafka,
+        timestamps and headers are not taken in batch mode, and a message's
+        own ``partition`` is checked but not used.
+        """
+        return produce_batch(self.produce, topic, messages, partition, on_delivery)
 
     def _hand_over(self, pending: _Pending, partitions: List[int], sticky: bool = True) -> None:
         """Give ``pending`` to the engine (outside the lock: the engine's callbacks take it).
