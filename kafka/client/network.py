@@ -296,6 +296,17 @@ class NetworkClient:
         self._reported_unsupported.add(key)
         log.error("node %s cannot serve this client: %s", node_id, error)
 
+    def broker_stats(self) -> List[Dict[str, Any]]:
+        """One dict per broker connection: ``node_id``, ``host``, ``port``, ``state``, request and byte
+        counters (``tx``, ``tx_bytes``, ``rx``, ``rx_bytes``), ``connects``, ``disconnects``,
+        ``waitresp_cnt`` (requests awaiting their response) and ``outbuf_cnt`` (not fully written)."""
+        with self._lock:
+            return [{"node_id": conn.node_id, "host": conn.host, "port": conn.port, "state": conn.state,
+                     "tx": conn.tx, "tx_bytes": conn.tx_bytes, "rx": conn.rx, "rx_bytes": conn.rx_bytes,
+                     "connects": conn.connects, "disconnects": conn.disconnects,
+                     "waitresp_cnt": conn.in_flight_count(), "outbuf_cnt": conn.unwritten_count()}
+                    for conn in self._conns.values()]
+
     def in_flight_request_count(self, node_id: Optional[int] = None) -> int:
         """Requests awaiting responses, on one node or in total."""
         with self._lock:

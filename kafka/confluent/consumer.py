@@ -21,6 +21,7 @@ from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._log_forward import LogForwarder, client_name
+from kafka.confluent._stats import statistics
 from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
@@ -102,10 +103,12 @@ class Consumer:
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
         self._metadata = MetadataSource(settings)
+        self._name = client_name(self._config.get("client.id") or "rdkafka", "consumer")
+        self._started = time.monotonic()
+        self._rx_msgs = 0
         self._log_forward: Optional[LogForwarder] = None
         if self._logger is not None:
-            self._log_forward = LogForwarder(self._logger, client_name(self._config.get("client.id") or "rdkafka",
-                                                                       "consumer"))
+            self._log_forward = LogForwarder(self._logger, self._name)
         self._buffer: Deque[Any] = collections.deque()
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}
@@ -380,6 +383,7 @@ class Consumer:
             self._raise_rebalance_error()
             for records in batches.values():
                 self._buffer.extend(records)
+                self._rx_msgs += len(records)
 
     def _raise_rebalance_error(self) -> None:
         error, self._rebalance_error = self._rebalance_error, None
@@ -563,12 +567,29 @@ class Consumer:
         while self._events:
             self._events.popleft()()
         if self._stats_cb is not None and self._stats_interval > 0 and time.monotonic() >= self._next_stats:
-            import json
-
             self._next_stats = time.monotonic() + self._stats_interval
-            self._stats_cb(json.dumps({
-                "type": "consumer", "ts": int(time.time() * 1e6), "client_id": self._config.get("client.id"),
-                "assigned_partitions": len(self._engine.assignment()), "buffered_msgs": len(self._buffer)}))
+            self._stats_cb(self._statistics())
+
+    def _statistics(self) -> str:
+        topics: Dict[str, Dict[int, Dict[str, Any]]] = {}
+        paused = self._engine.paused()
+        for etp in sorted(self._engine.assignment()):
+            try:
+                high = self._engine.highwater(etp)
+            except engine_errors.KafkaError:
+                high = None
+            position = self._positions.get(etp)
+            stored = self._stored.get(etp)
+            topics.setdefault(etp.topic, {})[etp.partition] = {
+                "fetch_state": "paused" if etp in paused else "active",
+                "app_offset": position if position is not None else OFFSET_INVALID,
+                "stored_offset": stored[0] if stored is not None else OFFSET_INVALID,
+                "committed_offset": self._committed_sent.get(etp, OFFSET_INVALID),
+                "hi_offset": high if high is not None else OFFSET_INVALID,
+                "consumer_lag": high - position if high is not None and position is not None else -1}
+        return statistics(name=self._name, client_id=self._config.get("client.id") or "rdkafka", role="consumer",
+                          started=self._started, connections=self._engine.broker_stats(), topics=topics,
+                          replyq=len(self._buffer) + len(self._events), rxmsgs=self._rx_msgs)
 
     def _maybe_auto_commit(self) -> None:
         if not self._auto_commit or time.monotonic() < self._next_commit:

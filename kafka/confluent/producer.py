@@ -20,6 +20,7 @@ from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._produce_batch import produce_batch
+from kafka.confluent._stats import statistics
 from kafka.confluent._log_forward import LogForwarder, client_name, threads_named
 from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
@@ -124,10 +125,12 @@ class Producer:
             self._engine = KafkaProducer(**settings)
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
+        self._name = client_name(self._config.get("client.id") or "rdkafka", "producer")
+        self._started = time.monotonic()
+        self._reports_served = 0
         self._log_forward: Optional[LogForwarder] = None
         if self._logger is not None:
-            self._log_forward = LogForwarder(self._logger, client_name(self._config.get("client.id") or "rdkafka",
-                                                                       "producer"))
+            self._log_forward = LogForwarder(self._logger, self._name)
             self._log_forward.watch_threads(threads_named(_SENDER_THREAD) - senders)
         self._metadata = MetadataSource(settings)
         self._lock = threading.Lock()
@@ -408,6 +411,7 @@ class Producer:
             with lock:
                 self._count -= done_count
                 self._bytes -= done_bytes
+        self._reports_served += len(batch)
         if self._log_forward is not None:
             self._log_forward.serve()
         self._maybe_stats()
@@ -422,11 +426,14 @@ class Producer:
     def _maybe_stats(self) -> None:
         if self._stats_cb is None or self._stats_interval <= 0 or time.monotonic() < self._next_stats:
             return
-        import json
-
         self._next_stats = time.monotonic() + self._stats_interval
-        self._stats_cb(json.dumps({"type": "producer", "ts": int(time.time() * 1e6), "msg_cnt": self._count,
-                                   "msg_size": self._bytes, "client_id": self._config.get("client.id")}))
+        with self._lock:
+            topics = {topic: {p: {} for p in partitions} for topic, partitions in self._known_topics.items()}
+            counters = {"replyq": len(self._reports), "msg_cnt": self._count, "msg_size": self._bytes}
+        self._stats_cb(statistics(
+            name=self._name, client_id=self._config.get("client.id") or "rdkafka", role="producer",
+            started=self._started, connections=self._engine.broker_stats(), topics=topics,
+            msg_max=self._max_messages, msg_size_max=self._max_bytes, txmsgs=self._reports_served, **counters))
 
     def poll(self, timeout: Optional[float] = None) -> int:
         """Serve delivery reports and other callbacks, waiting up to ``timeout`` seconds for one.

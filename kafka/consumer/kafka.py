@@ -377,6 +377,10 @@ class ModernKafkaConsumer:
 
     # -- metadata and offsets lookups -------------------------------------------------------------
 
+    def broker_stats(self) -> List[Dict[str, Any]]:
+        """Connection counters per broker (see :meth:`kafka.client.network.NetworkClient.broker_stats`)."""
+        return self._client.broker_stats()
+
     def set_sasl_credentials(self, username: str, password: str) -> None:
         """Log in with these ``PLAIN``/``SCRAM`` credentials from the next connection on (open ones stay)."""
         self._client.set_sasl_credentials(username, password)

@@ -498,6 +498,10 @@ class KafkaProducer:
             return transactions.last_error
         return None
 
+    def broker_stats(self) -> List[Dict[str, Any]]:
+        """Connection counters per broker (see :meth:`kafka.client.network.NetworkClient.broker_stats`)."""
+        return self._client.broker_stats()
+
     def set_sasl_credentials(self, username: str, password: str) -> None:
         """Log in with these ``PLAIN``/``SCRAM`` credentials from the next connection on (open ones stay)."""
         self._client.set_sasl_credentials(username, password)
