@@ -16,7 +16,7 @@ import collections
 import itertools
 import logging
 import threading
-from typing import Deque, Set
+from typing import Any, Deque, Optional, Set
 
 #: Records kept for a client that is not polled; older ones are dropped.
 _MAX_QUEUED = 10000
@@ -31,6 +31,11 @@ def threads_named(prefix: str) -> Set[int]:
 def client_name(client_id: str, role: str) -> str:
     """librdkafka's client instance name, e.g. ``rdkafka#producer-1``."""
     return "%s#%s-%d" % (client_id, role, next(_numbers))
+
+
+def forwarder_for(logger: Any, name: str) -> Optional["LogForwarder"]:
+    """A forwarder to ``logger`` for the client ``name``, or None when no logger was given."""
+    return None if logger is None else LogForwarder(logger, name)
 
 
 class LogForwarder(logging.Handler):

@@ -20,7 +20,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
-from kafka.confluent._log_forward import LogForwarder, client_name
+from kafka.confluent._log_forward import client_name, forwarder_for
 from kafka.confluent._stats import statistics
 from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
@@ -106,9 +106,7 @@ class Consumer:
         self._name = client_name(self._config.get("client.id") or "rdkafka", "consumer")
         self._started = time.monotonic()
         self._rx_msgs = 0
-        self._log_forward: Optional[LogForwarder] = None
-        if self._logger is not None:
-            self._log_forward = LogForwarder(self._logger, self._name)
+        self._log_forward = forwarder_for(self._logger, self._name)
         self._buffer: Deque[Any] = collections.deque()
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}

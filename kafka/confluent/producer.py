@@ -19,9 +19,9 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
+from kafka.confluent._log_forward import client_name, forwarder_for, threads_named
 from kafka.confluent._produce_batch import produce_batch
 from kafka.confluent._stats import statistics
-from kafka.confluent._log_forward import LogForwarder, client_name, threads_named
 from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
@@ -128,9 +128,8 @@ class Producer:
         self._name = client_name(self._config.get("client.id") or "rdkafka", "producer")
         self._started = time.monotonic()
         self._reports_served = 0
-        self._log_forward: Optional[LogForwarder] = None
-        if self._logger is not None:
-            self._log_forward = LogForwarder(self._logger, self._name)
+        self._log_forward = forwarder_for(self._logger, self._name)
+        if self._log_forward is not None:
             self._log_forward.watch_threads(threads_named(_SENDER_THREAD) - senders)
         self._metadata = MetadataSource(settings)
         self._lock = threading.Lock()
@@ -428,7 +427,8 @@ class Producer:
             return
         self._next_stats = time.monotonic() + self._stats_interval
         with self._lock:
-            topics = {topic: {p: {} for p in partitions} for topic, partitions in self._known_topics.items()}
+            topics: Dict[str, Dict[int, Dict[str, Any]]] = {
+                topic: {p: {} for p in partitions} for topic, partitions in self._known_topics.items()}
             counters = {"replyq": len(self._reports), "msg_cnt": self._count, "msg_size": self._bytes}
         self._stats_cb(statistics(
             name=self._name, client_id=self._config.get("client.id") or "rdkafka", role="producer",

@@ -6,19 +6,11 @@ import time
 from typing import Any, List
 
 from kafka.testing import ScriptedPeer
+from test.confluent.support import deliver_one
 from test.support.peer_answers import counting_produce
 from test.support.sasl_peer import SaslLogin
 
 TOPIC = "cf-oauth"
-
-
-def _deliver(producer: Any, value: bytes) -> Any:
-    reports: List[Any] = []
-    producer.produce(TOPIC, value, on_delivery=lambda err, msg: reports.append((err, msg.offset())))
-    deadline = time.monotonic() + 15
-    while not reports and time.monotonic() < deadline:
-        producer.poll(0.1)
-    return [(err.name() if err else None, offset) for err, offset in reports]
 
 
 def _login_with_tokens(lib: Any, lifetime: float) -> Any:
@@ -35,12 +27,12 @@ def _login_with_tokens(lib: Any, lifetime: float) -> Any:
                                  "sasl.mechanism": "OAUTHBEARER", "sasl.oauthbearer.config": "scope=produce",
                                  "oauth_cb": oauth_cb, "linger.ms": 0})
         at_creation = list(configs)
-        first = _deliver(producer, b"first")
+        first = deliver_one(producer, TOPIC, b"first")
         first_logins = list(login.oauth_logins)
         time.sleep(lifetime)  # past the refresh point (80% of the lifetime)
         producer.poll(0.5)
         peer.close_connections()
-        second = _deliver(producer, b"second")
+        second = deliver_one(producer, TOPIC, b"second")
         producer.flush(5)
         peer.errors.clear()
         return {"at_creation": at_creation, "first": first, "first_logins": {(token, tuple(sorted(ext.items()))) for token, ext in first_logins}, "second": second,

@@ -2,25 +2,16 @@
 
 from __future__ import annotations
 
-import time
-from typing import Any, List
+from typing import Any
 
 import pytest
 
 from kafka.testing import ScriptedPeer
+from test.confluent.support import deliver_one
 from test.support.peer_answers import counting_produce
 from test.support.sasl_peer import SaslLogin
 
 TOPIC = "cf-sasl"
-
-
-def _deliver(producer: Any, value: bytes) -> Any:
-    reports: List[Any] = []
-    producer.produce(TOPIC, value, on_delivery=lambda err, msg: reports.append((err, msg.offset())))
-    deadline = time.monotonic() + 15
-    while not reports and time.monotonic() < deadline:
-        producer.poll(0.1)
-    return [(err.name() if err else None, offset) for err, offset in reports]
 
 
 def _rotate(lib: Any) -> Any:
@@ -30,12 +21,12 @@ def _rotate(lib: Any) -> Any:
         producer = lib.Producer({"bootstrap.servers": peer.bootstrap, "security.protocol": "SASL_PLAINTEXT",
                                  "sasl.mechanism": "PLAIN", "sasl.username": "alice", "sasl.password": "first",
                                  "linger.ms": 0})
-        before = _deliver(producer, b"before")
+        before = deliver_one(producer, TOPIC, b"before")
         logins_before = len(login.authenticated)
         login.users = {"alice": "second"}  # the broker now wants the new password
         producer.set_sasl_credentials("alice", "second")
         peer.close_connections()
-        after = _deliver(producer, b"after")
+        after = deliver_one(producer, TOPIC, b"after")
         relogged = len(login.authenticated) > logins_before
         producer.flush(5)
         peer.errors.clear()

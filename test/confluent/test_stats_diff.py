@@ -8,6 +8,7 @@ import time
 import uuid
 from typing import Any, Dict, List
 
+from test.confluent.support import topic_with
 from test.support.topics import new_topic
 
 
@@ -65,11 +66,7 @@ def test_producer_statistics_follow_librdkafkas_layout(broker, ck, kc):
 
 
 def test_consumer_statistics_follow_librdkafkas_layout(broker, ck, kc):
-    topic = new_topic(broker, partitions=1, prefix="cf-stats")
-    producer = ck.Producer({"bootstrap.servers": broker.bootstrap_servers})
-    for value in (b"a", b"b", b"c"):
-        producer.produce(topic, value)
-    assert producer.flush(30) == 0
+    topic = topic_with(broker, ck, "cf-stats")
     documents = {}
     for lib in (ck, kc):
         stats: List[str] = []

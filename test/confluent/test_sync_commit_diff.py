@@ -6,7 +6,7 @@ import time
 import uuid
 from typing import Any, List
 
-from test.support.topics import new_topic
+from test.confluent.support import topic_with
 
 
 def _sync_commit_callbacks(lib: Any, broker: Any, topic: str) -> Any:
@@ -31,10 +31,6 @@ def _sync_commit_callbacks(lib: Any, broker: Any, topic: str) -> Any:
 
 
 def test_on_commit_after_a_synchronous_commit(broker, ck, kc):
-    topic = new_topic(broker, partitions=1, prefix="cf-synccommit")
-    producer = ck.Producer({"bootstrap.servers": broker.bootstrap_servers})
-    for value in (b"a", b"b", b"c"):
-        producer.produce(topic, value)
-    assert producer.flush(30) == 0
+    topic = topic_with(broker, ck, "cf-synccommit")
     results = {lib.__name__: _sync_commit_callbacks(lib, broker, topic) for lib in (ck, kc)}
     assert results["confluent_kafka"] == results["kafka.confluent"] == ([(topic, 0, 1)], [], [])
