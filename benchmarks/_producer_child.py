@@ -1,6 +1,7 @@
 """Measurement child of ``benchmarks/producer.py``; not meant to be run by hand.
 
-Produces ``--records`` values of ``--value-size`` bytes to partition 0 of an
+Produces ``--records`` records (values of ``--value-size`` bytes, or the
+shapes of ``--workload``) to partition 0 of an
 existing one-partition topic with one client, and prints one JSON object:
 the timed figures, how many records were acknowledged, and the process's
 peak resident memory.
@@ -27,7 +28,7 @@ import resource
 import sys
 import time
 import traceback
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
 POOL = 1024  # distinct values, cycled; keeps the data set out of the client's RSS
 _WORDS = (
@@ -59,6 +60,50 @@ def make_values(size: int, count: int = POOL, spread: float = 0.0) -> List[bytes
             length += len(word)
         values.append(b"".join(parts)[:target])
     return values
+
+
+#: Record shapes of ``--workload``: value lengths (inclusive; None: exactly
+#: ``--value-size``) and whether records carry keys and headers.
+WORKLOADS: Dict[str, Tuple[Optional[Tuple[int, int]], bool]] = {
+    "fixed": (None, False),  # values of one size, null keys, no headers
+    "small": ((50, 150), True),  # event-like: 50-150 B values, 8-36 B keys, 0-3 headers
+    "large": ((200, 2000), True),  # 200-2,000 B values, keys and headers as "small"
+}
+_HEADER_KEYS = ("trace-id", "content-type", "source", "schema-version")
+
+Headers = Optional[List[Tuple[str, bytes]]]
+
+
+class Shape(NamedTuple):
+    """The pools of one workload, cycled by record number (``i & (POOL - 1)``)."""
+
+    values: List[bytes]
+    keys: Optional[List[bytes]]  # None: every key null
+    headers: Optional[List[Headers]]  # None: no record has headers; an entry None: that record has none
+
+
+def make_shape(workload: str, size: int, spread: float = 0.0) -> Shape:
+    """The deterministic records of ``workload``, the same for every client.
+
+    ``fixed`` is :func:`make_values` of ``size`` (and ``spread``); the others
+    ignore both: values of lengths drawn uniformly from the workload's range,
+    keys of 8 to 36 bytes (``user-`` and a number, as text), and 0 to 3
+    headers of 8 to 32 value bytes each.
+    """
+    lengths, keyed = WORKLOADS[workload]
+    if lengths is None:
+        return Shape(make_values(size, spread=spread), None, None)
+    low, high = lengths
+    values = make_values((low + high) // 2, spread=(high - low) / (low + high))
+    rng = random.Random(20240603)
+    keys = []
+    headers: List[Headers] = []
+    for i in range(POOL):
+        key = b"user-%d-" % i
+        keys.append((key + b"0123456789abcdef" * 3)[: rng.randint(8, 36)])
+        count = rng.randint(0, 3)
+        headers.append([(_HEADER_KEYS[h], b"h%07d" % i + b"x" * rng.randint(0, 24)) for h in range(count)] or None)
+    return Shape(values, keys if keyed else None, headers if keyed else None)
 
 
 def peak_rss_kb() -> int:
@@ -112,12 +157,13 @@ def _count_futures(futures: List[Any]) -> Tuple[int, int, Optional[str]]:
 
 
 def _run_sync_futures(
-    producer: Any, args: argparse.Namespace, values: List[bytes]
+    producer: Any, args: argparse.Namespace, shape: Shape
 ) -> Tuple[Timer, int, int, Optional[str]]:
     """ours and kafka-python: send() returning futures, then flush()."""
     topic = args.topic
     send = producer.send
     mask = POOL - 1
+    values, keys, headers = shape
     warm = [send(topic, values[i & mask]) for i in range(args.warmup)]
     producer.flush(timeout=args.timeout)
     ok, failed, first = _count_futures(warm)
@@ -129,20 +175,28 @@ def _run_sync_futures(
         # send().get() per record: the latency of one synchronous send.
         with Timer() as timer:
             for i in range(args.records):
-                future = send(topic, values[i & mask])
+                if keys is None:
+                    future = send(topic, values[i & mask])
+                else:
+                    future = send(topic, values[i & mask], key=keys[i & mask], headers=headers[i & mask])
                 future.get(timeout=args.timeout)
                 append(future)
         ok, failed, first = _count_futures(futures)
         return timer, ok, failed, first
     with Timer() as timer:
-        for i in range(args.records):
-            append(send(topic, values[i & mask]))
+        if keys is None:
+            for i in range(args.records):
+                append(send(topic, values[i & mask]))
+        else:
+            for i in range(args.records):
+                j = i & mask
+                append(send(topic, values[j], key=keys[j], headers=headers[j]))
         producer.flush(timeout=args.timeout)
     ok, failed, first = _count_futures(futures)
     return timer, ok, failed, first
 
 
-def run_ours(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+def run_ours(args: argparse.Namespace, shape: Shape) -> Outcome:
     import kafka
     from kafka.producer import KafkaProducer
 
@@ -155,7 +209,7 @@ def run_ours(args: argparse.Namespace, values: List[bytes]) -> Outcome:
         **({"batch_size": args.batch_size} if args.batch_size else {}),
     )
     try:
-        result = _run_sync_futures(producer, args, values)
+        result = _run_sync_futures(producer, args, shape)
     finally:
         producer.close(timeout=10)
     from kafka.record import crc
@@ -164,7 +218,7 @@ def run_ours(args: argparse.Namespace, values: List[bytes]) -> Outcome:
     return result + ("%s (%s)" % (getattr(kafka, "__version__", "?"), crc_impl),)
 
 
-def run_kafka_python(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+def run_kafka_python(args: argparse.Namespace, shape: Shape) -> Outcome:
     import kafka
     from kafka import KafkaProducer
 
@@ -177,7 +231,7 @@ def run_kafka_python(args: argparse.Namespace, values: List[bytes]) -> Outcome:
         **({"batch_size": args.batch_size} if args.batch_size else {}),
     )
     try:
-        result = _run_sync_futures(producer, args, values)
+        result = _run_sync_futures(producer, args, shape)
     finally:
         producer.close(timeout=10)
     try:
@@ -189,7 +243,7 @@ def run_kafka_python(args: argparse.Namespace, values: List[bytes]) -> Outcome:
     return result + ("%s (%s)" % (kafka.__version__, crc_impl),)
 
 
-def run_aiokafka(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+def run_aiokafka(args: argparse.Namespace, shape: Shape) -> Outcome:
     """``fut = await producer.send(...)`` per record, one ``gather`` at the end.
 
     ``send()`` only appends to the accumulator (it waits only while the
@@ -215,13 +269,19 @@ def run_aiokafka(args: argparse.Namespace, values: List[bytes]) -> Outcome:
             topic = args.topic
             send = producer.send
             mask = POOL - 1
+            values, keys, headers = shape
             warm = [await send(topic, values[i & mask]) for i in range(args.warmup)]
             await asyncio.wait_for(asyncio.gather(*warm), args.timeout)
             futures: List[Any] = []
             append = futures.append
             with Timer() as timer:
-                for i in range(args.records):
-                    append(await send(topic, values[i & mask]))
+                if keys is None:
+                    for i in range(args.records):
+                        append(await send(topic, values[i & mask]))
+                else:
+                    for i in range(args.records):
+                        j = i & mask
+                        append(await send(topic, values[j], key=keys[j], headers=headers[j]))
                 results = await asyncio.wait_for(
                     asyncio.gather(*futures, return_exceptions=True), args.timeout
                 )
@@ -240,15 +300,15 @@ def run_aiokafka(args: argparse.Namespace, values: List[bytes]) -> Outcome:
     return asyncio.run(main()) + (aiokafka.__version__,)
 
 
-def run_confluent(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+def run_confluent(args: argparse.Namespace, shape: Shape) -> Outcome:
     """confluent-kafka: see _produce_confluent_api."""
     import confluent_kafka
 
     version = "%s (librdkafka %s)" % (confluent_kafka.__version__, confluent_kafka.libversion()[0])
-    return _produce_confluent_api(confluent_kafka, args, values, version)
+    return _produce_confluent_api(confluent_kafka, args, shape, version)
 
 
-def _produce_confluent_api(module: Any, args: argparse.Namespace, values: List[bytes], version: str) -> Outcome:
+def _produce_confluent_api(module: Any, args: argparse.Namespace, shape: Shape, version: str) -> Outcome:
     """produce() with a delivery callback, poll(0) every 1,000 records, flush()."""
     counts = [0, 0]
     errors: List[str] = []
@@ -276,17 +336,20 @@ def _produce_confluent_api(module: Any, args: argparse.Namespace, values: List[b
     produce = producer.produce
     poll = producer.poll
     mask = POOL - 1
+    values, keys, headers = shape
 
     def send_all(count: int) -> None:
         for i in range(count):
             value = values[i & mask]
+            key = keys[i & mask] if keys is not None else None
+            header = headers[i & mask] if headers is not None else None
             try:
-                produce(topic, value, partition=0)
+                produce(topic, value, key, partition=0, headers=header)
             except BufferError:  # local queue full (queue.buffering.max.*): serve it and retry
                 while True:
                     poll(0.005)
                     try:
-                        produce(topic, value, partition=0)
+                        produce(topic, value, key, partition=0, headers=header)
                         break
                     except BufferError:
                         pass
@@ -305,16 +368,16 @@ def _produce_confluent_api(module: Any, args: argparse.Namespace, values: List[b
     return timer, counts[0], args.records - counts[0], first, version
 
 
-def run_ours_confluent(args: argparse.Namespace, values: List[bytes]) -> Outcome:
+def run_ours_confluent(args: argparse.Namespace, shape: Shape) -> Outcome:
     """kafkawire's confluent-kafka API (``kafka.confluent.Producer``), the same loop as confluent-kafka."""
     import kafka
     import kafka.confluent
 
-    return _produce_confluent_api(kafka.confluent, args, values,
+    return _produce_confluent_api(kafka.confluent, args, shape,
                                   "%s (kafka.confluent)" % getattr(kafka, "__version__", "?"))
 
 
-RUNNERS: Dict[str, Callable[[argparse.Namespace, List[bytes]], Outcome]] = {
+RUNNERS: Dict[str, Callable[[argparse.Namespace, Shape], Outcome]] = {
     "ours": run_ours,
     "kafka-python": run_kafka_python,
     "aiokafka": run_aiokafka,
@@ -356,6 +419,7 @@ def main() -> None:
     parser.add_argument("--topic", required=True)
     parser.add_argument("--records", type=int, required=True)
     parser.add_argument("--value-size", type=int, required=True)
+    parser.add_argument("--workload", choices=sorted(WORKLOADS), default="fixed")
     parser.add_argument("--codec", default="none")
     parser.add_argument("--batch-size", type=int, default=0, help="0: the client's default")
     parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")
@@ -370,15 +434,16 @@ def main() -> None:
         "python": "%s %s" % (platform.python_implementation(), platform.python_version()),
         "records": args.records,
         "value_size": args.value_size,
+        "workload": args.workload,
         "codec": args.codec,
     }
-    values = make_values(args.value_size)
+    shape = make_shape(args.workload, args.value_size)
     try:
         skip = codec_skip_reason(args.client, args.codec)
         if skip:
             result["skipped"] = skip
         else:
-            timer, ok, failed, first, version = RUNNERS[args.client](args, values)
+            timer, ok, failed, first, version = RUNNERS[args.client](args, shape)
             result.update(
                 version=version,
                 seconds=timer.wall,

@@ -5,7 +5,10 @@ they import nothing from this folder."""
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+import statistics
+from typing import Any, Dict, List, NamedTuple, Optional
+
+from _producer_child import WORKLOADS, Shape, make_shape
 
 
 def parse_records(spec: Optional[str], sizes: List[int], defaults: Dict[int, int], cap: int) -> Dict[int, int]:
@@ -59,3 +62,54 @@ def delete_topic(conn: Any, name: str, topic_id: Any) -> None:
 def fmt(value: Optional[float], pattern: str) -> str:
     """``pattern`` filled with ``value``, or ``-`` when there is none."""
     return "-" if value is None else pattern.format(value)
+
+
+class DataSet(NamedTuple):
+    """One topic's records: a fixed value size or a realistic workload."""
+
+    label: str  # "100" (bytes, workload fixed) or the workload's name
+    workload: str
+    size: int  # value bytes of fixed, else 0
+    shape: Shape
+    records: int
+    mean: float  # mean value bytes, for MB/s
+
+
+WORKLOAD_TEXT = {
+    "small": "values 50-150 B (uniform), keys 8-36 B, 0-3 headers (8-32 B values)",
+    "large": "values 200-2,000 B (uniform), keys 8-36 B, 0-3 headers (8-32 B values)",
+}
+
+
+def parse_workloads(text: str) -> List[str]:
+    """``--workload``: comma-separated names of ``_producer_child.WORKLOADS``."""
+    workloads = [w.strip() for w in text.split(",") if w.strip()]
+    for workload in workloads:
+        if workload not in WORKLOADS:
+            raise SystemExit("unknown workload %r (choose from %s)" % (workload, ", ".join(WORKLOADS)))
+    return workloads
+
+
+WORKLOAD_HELP = ("comma-separated record shapes: fixed (values of --sizes, null keys, no headers), small (values "
+                 "50-150 B, keys 8-36 B, 0-3 headers), large (values 200-2,000 B, keys and headers as small); "
+                 "default fixed")
+
+
+def plan_data(records: Optional[str], sizes: List[int], workloads: List[str], defaults: Dict[int, int], cap: int,
+              workload_records: Dict[str, int], spread: float = 0.0) -> List[DataSet]:
+    """The data sets of ``--workload``: one per ``--sizes`` entry for ``fixed``, one per other workload.
+
+    ``records`` is ``--records`` (see :func:`parse_records`; a single N
+    applies to the workloads too, else ``workload_records``).
+    """
+    out = []
+    for workload in workloads:
+        if workload == "fixed":
+            counts = parse_records(records, sizes, defaults, cap)
+            for size in sizes:
+                out.append(DataSet(str(size), "fixed", size, make_shape("fixed", size, spread), counts[size], size))
+            continue
+        shape = make_shape(workload, 0)
+        count = int(records) if records and ":" not in records else workload_records[workload]
+        out.append(DataSet(workload, workload, 0, shape, count, statistics.mean(map(len, shape.values))))
+    return out

@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/consumer.py                          # 100 B and 1 KiB, uncompressed, manual assignment
     python benchmarks/consumer.py --sizes 100 --records 200000
+    python benchmarks/consumer.py --sizes 100 --workload fixed,small,large   # realistic records too
     python benchmarks/consumer.py --codecs none,lz4,zstd
     python benchmarks/consumer.py --mode group             # subscribe with a fresh group id per run
     python benchmarks/consumer.py --mode assign,group      # both, on the same data
@@ -28,6 +29,14 @@ linger_ms=20, batch_size=1000000)`` instead.  Both write batches of up to
 batch), in the codec of the configuration.  The fill counts only when the
 broker's high watermark is exactly N.  Values are the text-like ones of
 ``benchmarks/producer.py`` (cycled from a pool of 1,024), keys are null.
+
+Workloads (``--workload``, comma-separated): ``fixed`` is the above, one
+topic per ``--sizes`` entry; ``small`` and ``large`` add one topic each of
+records shaped like application events: values of 50-150 B (``small``,
+500,000 records) or 200-2,000 B (``large``, 100,000), lengths uniformly
+spread, keys of 8-36 B and 0-3 headers of 8-32 B values per record
+(``make_shape`` in ``benchmarks/_producer_child.py``).  Their rows are
+labelled with the workload's name; MB/s counts their mean value length.
 
 What is timed, in the child: from the end of the first poll that returned
 records (or, with ``--warmup W``, the first poll that brought the count to W
@@ -111,7 +120,8 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
-from _shared import delete_topic, describe, fmt, parse_records
+from _shared import (WORKLOAD_HELP, WORKLOAD_TEXT, DataSet, delete_topic, describe, fmt, parse_workloads,
+                     plan_data)
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
@@ -119,7 +129,7 @@ sys.path.insert(0, ROOT)
 from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
 
-from _producer_child import POOL, make_values  # noqa: E402
+from _producer_child import POOL, WORKLOADS, Shape  # noqa: E402
 
 CHILD = os.path.join(HERE, "_consumer_child.py")
 # label -> (child client, style)
@@ -138,6 +148,8 @@ CLIENT_KINDS = {
 DEFAULT_CLIENTS = ("ours,ours-iter,ours-confluent,ours-confluent-poll1,kafka-python,kafka-python-iter,aiokafka,"
                    "confluent,confluent-poll1")
 DEFAULT_RECORDS = {100: 500_000, 1024: 100_000}
+#: Records per topic of the realistic workloads (``--records`` N overrides).
+WORKLOAD_RECORDS = {"small": 500_000, "large": 100_000}
 FILL_BATCH_SIZE = 1_000_000
 FILL_LINGER_MS = 20
 
@@ -196,7 +208,7 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
 # -- filling -------------------------------------------------------------------------------------
 
 
-def fill_ours(bootstrap: str, topic: str, codec: str, records: int, values: List[bytes]) -> None:
+def fill_ours(bootstrap: str, topic: str, codec: str, records: int, shape: Shape) -> None:
     from kafka.producer import KafkaProducer
 
     producer = KafkaProducer(bootstrap_servers=bootstrap, acks=1, enable_idempotence=False,
@@ -205,7 +217,12 @@ def fill_ours(bootstrap: str, topic: str, codec: str, records: int, values: List
     try:
         send = producer.send
         mask = POOL - 1
-        futures = [send(topic, values[i & mask], partition=0) for i in range(records)]
+        values, keys, headers = shape
+        if keys is None:
+            futures = [send(topic, values[i & mask], partition=0) for i in range(records)]
+        else:
+            futures = [send(topic, values[i & mask], key=keys[i & mask], headers=headers[i & mask], partition=0)
+                       for i in range(records)]
         producer.flush(timeout=300)
         failed = [f for f in futures if not (f.is_done and f.succeeded())]
         if failed:
@@ -214,7 +231,7 @@ def fill_ours(bootstrap: str, topic: str, codec: str, records: int, values: List
         producer.close(timeout=10)
 
 
-def fill_confluent(bootstrap: str, topic: str, codec: str, records: int, values: List[bytes]) -> None:
+def fill_confluent(bootstrap: str, topic: str, codec: str, records: int, shape: Shape) -> None:
     import confluent_kafka
 
     failures: List[str] = []
@@ -231,11 +248,14 @@ def fill_confluent(bootstrap: str, topic: str, codec: str, records: int, values:
     produce = producer.produce
     poll = producer.poll
     mask = POOL - 1
+    values, keys, headers = shape
     for i in range(records):
         value = values[i & mask]
+        key = keys[i & mask] if keys is not None else None
+        header = headers[i & mask] if headers is not None else None
         while True:
             try:
-                produce(topic, value, partition=0)
+                produce(topic, value, key, partition=0, headers=header)
                 break
             except BufferError:
                 poll(0.005)
@@ -256,15 +276,15 @@ def resolve_filler(name: str) -> str:
     return "confluent"
 
 
-def setup_topic(bootstrap: str, size: int, codec: str, records: int, filler: str,
-                values: List[bytes]) -> Tuple[str, float]:
+def setup_topic(bootstrap: str, label: str, codec: str, records: int, filler: str,
+                shape: Shape) -> Tuple[str, float]:
     """Create a topic and fill it with ``records`` values; return (topic, seconds the fill took)."""
     host, port = bootstrap.split(",")[0].rsplit(":", 1)
-    topic = "bench-consumer-%d-%s-%s" % (size, codec, uuid.uuid4().hex[:12])
+    topic = "bench-consumer-%s-%s-%s" % (label, codec, uuid.uuid4().hex[:12])
     with BlockingConnection(host, int(port), timeout=30) as conn:
         create_topic(conn, topic)
     started = time.perf_counter()
-    (fill_ours if filler == "ours" else fill_confluent)(bootstrap, topic, codec, records, values)
+    (fill_ours if filler == "ours" else fill_confluent)(bootstrap, topic, codec, records, shape)
     seconds = time.perf_counter() - started
     with BlockingConnection(host, int(port), timeout=30) as conn:
         info = describe_topic(conn, topic)
@@ -337,9 +357,10 @@ def one_run(side: Side, bootstrap: str, topic: str, mode: str, codec: str, recor
 
 
 class Row:
-    def __init__(self, side: Side, size: int, codec: str, mode: str, records: int) -> None:
+    def __init__(self, side: Side, data: DataSet, codec: str, mode: str, records: int) -> None:
         self.side = side
-        self.size = size
+        self.size = data.label  # "100" for fixed 100-byte values, else the workload's name
+        self.mean = data.mean
         self.codec = codec
         self.mode = mode
         self.records = records
@@ -393,7 +414,7 @@ def print_table(rows: List[Row], sides: List[Side]) -> None:
             print()
         previous = row.key
         rate = row.median_rate()
-        where = "%s %dB %s %s" % (row.side.label, row.size, row.codec, row.mode)
+        where = "%s %s %s %s" % (row.side.label, row.size, row.codec, row.mode)
         skipped = row.skipped
         if skipped:
             runs = "n/a" if skipped.startswith("n/a") else "skip"
@@ -406,7 +427,7 @@ def print_table(rows: List[Row], sides: List[Side]) -> None:
                     notes.append("ERROR %s: %s" % (where, error))
         line = "%-20s %6s %-5s %-6s %11s %7s %10s %7s %7s %5s" % (
             row.side.label, row.size, row.codec, row.mode, fmt(rate, "{:,.0f}"),
-            fmt(rate * row.size / 1e6 if rate else None, "{:.1f}"), fmt(row.median_cpu_us(), "{:.2f}"),
+            fmt(rate * row.mean / 1e6 if rate else None, "{:.1f}"), fmt(row.median_cpu_us(), "{:.2f}"),
             fmt(row.median_first(), "{:.2f}"), fmt(row.peak_rss_mb(), "{:.0f}"), runs)
         for side, head in zip(ours, ratio_heads):
             mine = next((r for r in rows if r.side is side and r.key == row.key), None)
@@ -429,7 +450,8 @@ def main() -> None:
                         help="use this broker (host:port) instead of starting an embedded one")
     parser.add_argument("--clients", default=DEFAULT_CLIENTS,
                         help="comma-separated, from: %s" % ", ".join(CLIENT_KINDS))
-    parser.add_argument("--sizes", default="100,1024", help="value sizes in bytes")
+    parser.add_argument("--sizes", default="100,1024", help="value sizes in bytes (workload fixed)")
+    parser.add_argument("--workload", default="fixed", help=WORKLOAD_HELP)
     parser.add_argument("--codecs", default="none", help="e.g. none,lz4,zstd")
     parser.add_argument("--mode", default="assign", help="assign, group, or assign,group")
     parser.add_argument("--records", default=None,
@@ -459,15 +481,18 @@ def main() -> None:
     args = parser.parse_args()
 
     sizes = [int(s) for s in args.sizes.split(",")]
+    workloads = parse_workloads(args.workload)
     codecs = [c.strip() for c in args.codecs.split(",") if c.strip()]
     modes = [m.strip() for m in args.mode.split(",") if m.strip()]
     for mode in modes:
         if mode not in ("assign", "group"):
             raise SystemExit("unknown mode %r (assign or group)" % mode)
-    counts = parse_records(args.records, sizes, DEFAULT_RECORDS, 500_000)
-    for size, count in counts.items():
-        if args.warmup >= count:
-            raise SystemExit("--warmup %d leaves nothing to time for %d records of %d B" % (args.warmup, count, size))
+    data_sets = plan_data(args.records, sizes, workloads, DEFAULT_RECORDS, 500_000, WORKLOAD_RECORDS,
+                          args.spread)
+    for data in data_sets:
+        if args.warmup >= data.records:
+            raise SystemExit("--warmup %d leaves nothing to time for %d records of %s" % (
+                args.warmup, data.records, data.label))
     sides = build_sides(args)
     filler = resolve_filler(args.filler)
 
@@ -481,30 +506,29 @@ def main() -> None:
         bootstrap = broker.bootstrap_servers
     rows: List[Row] = []
     fills: List[str] = []
-    total = len(sizes) * len(codecs) * len(modes) * len(sides) * args.repeat
+    total = len(data_sets) * len(codecs) * len(modes) * len(sides) * args.repeat
     done = 0
     started = time.monotonic()
     try:
-        for size in sizes:
-            values = make_values(size, spread=args.spread)
+        for data in data_sets:
+            size, records, values = data.label, data.records, data.shape.values
             for codec in codecs:
-                records = counts[size]
-                groups = [[Row(side, size, codec, mode, records) for side in sides] for mode in modes]
+                groups = [[Row(side, data, codec, mode, records) for side in sides] for mode in modes]
                 for group in groups:
                     rows.extend(group)
                 try:
-                    topic, seconds = setup_topic(bootstrap, size, codec, records, filler, values)
+                    topic, seconds = setup_topic(bootstrap, size, codec, records, filler, data.shape)
                 except Exception as exc:
                     message = "filling the topic with %s: %s" % (filler, describe(exc))
-                    print("%dB %s: %s" % (size, codec, message), file=sys.stderr, flush=True)
+                    print("%s %s: %s" % (size, codec, message), file=sys.stderr, flush=True)
                     for group in groups:
                         for row in group:
                             row.runs.append({"error": message})
                     done += len(modes) * len(sides) * args.repeat
                     continue
-                fills.append("{:,} x {} B {} in {:.1f} s ({:,.0f} msg/s)".format(
+                fills.append("{:,} x {} {} in {:.1f} s ({:,.0f} msg/s)".format(
                     records, size, codec, seconds, records / seconds))
-                print("[%3.0fs] filled %s with %d x %d B %s using %s in %.1f s" % (
+                print("[%3.0fs] filled %s with %d x %s %s using %s in %.1f s" % (
                     time.monotonic() - started, topic, records, size, codec, filler, seconds),
                     file=sys.stderr, flush=True)
                 try:
@@ -527,7 +551,7 @@ def main() -> None:
                                     status = result["skipped"] if "skipped" in result else ""
                                 if "error" in result:
                                     status += " ERROR: " + result["error"]
-                                print("[%d/%d %3.0fs] %-20s %5dB %-5s %-6s run %d: %s" % (
+                                print("[%d/%d %3.0fs] %-20s %6s %-5s %-6s run %d: %s" % (
                                     done, total, time.monotonic() - started, row.side.label, size, codec,
                                     row.mode, rep + 1, status), file=sys.stderr, flush=True)
                 finally:
@@ -545,7 +569,10 @@ def main() -> None:
               "the first poll that returned records" if not args.warmup
               else "the first %d records (warm-up)" % args.warmup,
               args.repeat, args.bootstrap_server or "embedded Tansu on loopback"))
-    if args.spread:
+    for data in data_sets:
+        if data.label in WORKLOADS:
+            print("workload %s: %s" % (data.label, WORKLOAD_TEXT[data.label]))
+    if args.spread and "fixed" in workloads:
         print("value lengths: uniform within size x (1 +/- %g); MB/s assumes the mean, the size" % args.spread)
     print("topics filled by %s (acks=1, linger %d ms, batch size %d): %s" % (
         "confluent-kafka" if filler == "confluent" else "ours", FILL_LINGER_MS, FILL_BATCH_SIZE,

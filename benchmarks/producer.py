@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/producer.py                          # full matrix, ~4-5 min on 2 cores
     python benchmarks/producer.py --sizes 100 --codecs none
+    python benchmarks/producer.py --sizes 100 --codecs none --workload fixed,small,large
     python benchmarks/producer.py --python pypy3           # our side on PyPy
     python benchmarks/producer.py --python python3 --python pypy3   # both
     python benchmarks/producer.py --bootstrap-server HOST:PORT
@@ -23,7 +24,11 @@ deleted after each run (the broker keeps everything in memory).
 
 Values are text-like (words and numbers, compressing about like log lines),
 cycled from a pool of 1,024 so that the data set stays out of the RSS
-figures; every client gets the same ones.
+figures; every client gets the same ones.  Keys are null and there are no
+headers, unless ``--workload`` asks for ``small`` or ``large`` records:
+values of 50-150 B (300,000 records) or 200-2,000 B (100,000), keys of
+8-36 B and 0-3 headers per record, passed as ``key=`` and ``headers=`` to
+each client's send call (see ``benchmarks/consumer.py``).
 
 Each configuration runs ``--repeat`` times (default 3), the clients taking
 turns in a rotating order; the table shows medians.  MB/s counts value bytes
@@ -93,7 +98,8 @@ import time
 import uuid
 from typing import Any, Dict, List, Optional
 
-from _shared import delete_topic, describe, fmt, parse_records
+from _shared import (WORKLOAD_HELP, WORKLOAD_TEXT, DataSet, delete_topic, describe, fmt, parse_workloads,
+                     plan_data)
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
@@ -104,6 +110,8 @@ from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
 CHILD = os.path.join(HERE, "_producer_child.py")
 CLIENTS = ("ours", "ours-confluent", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
+#: Records per run of the realistic workloads (``--records`` N overrides).
+WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000}
 
 
 class Side:
@@ -148,11 +156,11 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     return sides
 
 
-def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
+def one_run(side: Side, bootstrap: str, data: DataSet, codec: str, records: int,
             args: argparse.Namespace) -> Dict[str, Any]:
     """Create a topic, run one child, check the broker got everything, delete the topic."""
     host, port = bootstrap.split(",")[0].rsplit(":", 1)
-    topic = "bench-producer-%s-%d-%s-%s" % (side.client, size, codec, uuid.uuid4().hex[:12])
+    topic = "bench-producer-%s-%s-%s-%s" % (side.client, data.label, codec, uuid.uuid4().hex[:12])
     try:
         with BlockingConnection(host, int(port), timeout=30) as conn:
             create_topic(conn, topic)
@@ -161,7 +169,7 @@ def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
     cmd = [side.python] + (["-I"] if side.isolated else []) + [CHILD]
     options = {
         "--client": side.client, "--bootstrap": bootstrap, "--topic": topic,
-        "--records": records, "--value-size": size, "--codec": codec,
+        "--records": records, "--value-size": data.size, "--workload": data.workload, "--codec": codec,
         "--batch-size": args.batch_size or 0, "--confluent-batch-size": args.confluent_batch_size or 0,
         "--linger-ms": args.linger_ms,
         "--warmup": args.warmup, "--timeout": args.timeout,
@@ -198,9 +206,10 @@ def one_run(side: Side, bootstrap: str, size: int, codec: str, records: int,
 
 
 class Row:
-    def __init__(self, side: Side, size: int, codec: str, records: int) -> None:
+    def __init__(self, side: Side, data: DataSet, codec: str, records: int) -> None:
         self.side = side
-        self.size = size
+        self.data = data
+        self.size = data.label  # "100" for fixed 100-byte values, else the workload's name
         self.codec = codec
         self.records = records
         self.runs: List[Dict[str, Any]] = []
@@ -247,16 +256,16 @@ def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) ->
         rate = row.median_rate()
         if row.skipped:
             runs = "skip"
-            notes.append("%s %dB %s skipped: %s" % (row.side.label, row.size, row.codec, row.skipped))
+            notes.append("%s %s %s skipped: %s" % (row.side.label, row.size, row.codec, row.skipped))
         else:
             runs = "%d/%d" % (len(row.good), len(row.runs))
             if row.errors:
                 runs += "!"
                 for error in sorted(set(row.errors)):
-                    notes.append("ERROR %s %dB %s: %s" % (row.side.label, row.size, row.codec, error))
+                    notes.append("ERROR %s %s %s: %s" % (row.side.label, row.size, row.codec, error))
         line = "%-16s %6s %-5s %12s %8s %10s %8s %5s" % (
             row.side.label, row.size, row.codec, fmt(rate, "{:,.0f}"),
-            fmt(rate * row.size / 1e6 if rate else None, "{:.1f}"), fmt(row.median_cpu_us(), "{:.2f}"),
+            fmt(rate * row.data.mean / 1e6 if rate else None, "{:.1f}"), fmt(row.median_cpu_us(), "{:.2f}"),
             fmt(row.peak_rss_mb(), "{:.0f}"), runs)
         for side, head in zip(ours, ratio_heads):
             mine = next((r for r in rows if r.side is side and (r.size, r.codec) == (row.size, row.codec)), None)
@@ -269,7 +278,7 @@ def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) ->
         for row in rows:
             rate = row.median_rate()
             if rate:
-                print("%-16s %6dB %-5s send().get(): %.2f ms per record" % (
+                print("%-16s %6s %-5s send().get(): %.2f ms per record" % (
                     row.side.label, row.size, row.codec, 1000.0 / rate))
         print()
     print("msg/s, MB/s (values only) and CPU us/msg: medians; RSS: the largest peak of the runs; "
@@ -285,7 +294,8 @@ def main() -> None:
     parser.add_argument("--bootstrap-server", default=None,
                         help="use this broker (host:port) instead of starting an embedded one")
     parser.add_argument("--clients", default=",".join(CLIENTS))
-    parser.add_argument("--sizes", default="100,1024", help="value sizes in bytes")
+    parser.add_argument("--sizes", default="100,1024", help="value sizes in bytes (workload fixed)")
+    parser.add_argument("--workload", default="fixed", help=WORKLOAD_HELP)
     parser.add_argument("--codecs", default="none,lz4,zstd")
     parser.add_argument("--records", default=None,
                         help="records per run: N, or SIZE:N,... (default 100:300000,1024:100000)")
@@ -310,7 +320,8 @@ def main() -> None:
 
     sizes = [int(s) for s in args.sizes.split(",")]
     codecs = [c.strip() for c in args.codecs.split(",") if c.strip()]
-    counts = parse_records(args.records, sizes, DEFAULT_RECORDS, 300_000)
+    data_sets = plan_data(args.records, sizes, parse_workloads(args.workload), DEFAULT_RECORDS, 300_000,
+                          WORKLOAD_RECORDS)
     sides = build_sides(args)
 
     broker = None
@@ -322,20 +333,20 @@ def main() -> None:
         broker = EmbeddedBroker().start()
         bootstrap = broker.bootstrap_servers
     rows: List[Row] = []
-    total = len(sizes) * len(codecs) * len(sides) * args.repeat
+    total = len(data_sets) * len(codecs) * len(sides) * args.repeat
     done = 0
     started = time.monotonic()
     try:
-        for size in sizes:
+        for data in data_sets:
             for codec in codecs:
-                group = [Row(side, size, codec, counts[size]) for side in sides]
+                group = [Row(side, data, codec, data.records) for side in sides]
                 rows.extend(group)
                 for rep in range(args.repeat):
                     shift = rep % len(group)
                     for row in group[shift:] + group[:shift]:  # alternate who goes first
                         if row.skipped:
                             continue
-                        result = one_run(row.side, bootstrap, size, codec, row.records, args)
+                        result = one_run(row.side, bootstrap, data, codec, row.records, args)
                         row.runs.append(result)
                         if not row.side.info and "version" in result:
                             row.side.info = "%s, %s %s" % (result.get("python"), row.side.client, result["version"])
@@ -346,8 +357,8 @@ def main() -> None:
                             status = "skipped" if "skipped" in result else ""
                         if "error" in result:
                             status += " ERROR: " + result["error"]
-                        print("[%d/%d %3.0fs] %-14s %5dB %-5s run %d: %s" % (
-                            done, total, time.monotonic() - started, row.side.label, size, codec, rep + 1,
+                        print("[%d/%d %3.0fs] %-14s %6s %-5s run %d: %s" % (
+                            done, total, time.monotonic() - started, row.side.label, data.label, codec, rep + 1,
                             status), file=sys.stderr, flush=True)
     finally:
         if broker is not None:
@@ -361,7 +372,11 @@ def main() -> None:
               args.repeat,
               args.bootstrap_server or "embedded Tansu on loopback"))
     print("records per run: %s (+%d warm-up)" % (
-        ", ".join("%d x %d B" % (counts[s], s) for s in sizes), args.warmup))
+        ", ".join("%d x %s" % (d.records, d.label + (" B" if d.workload == "fixed" else "")) for d in data_sets),
+        args.warmup))
+    for data in data_sets:
+        if data.workload in WORKLOAD_TEXT:
+            print("workload %s: %s" % (data.workload, WORKLOAD_TEXT[data.workload]))
     for side in sides:
         print("  %-14s %s" % (side.label, side.info or side.python))
     print()

@@ -14,6 +14,7 @@ from typing import Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.conn.blocking import BlockingConnection
 from kafka.enums import IsolationLevel
 from kafka.protocol.apis import CREATE_TOPICS, FETCH, METADATA, PRODUCE
@@ -113,12 +114,9 @@ def fetch(conn: BlockingConnection, topic: TopicInfo, partition: int, offset: in
           max_bytes: int = 8 * 1024 * 1024, max_wait_ms: int = 500, min_bytes: int = 1,
           isolation_level: int = READ_UNCOMMITTED) -> FetchedPartition:
     """Fetch from ``offset`` of one partition; return its records blob and offsets."""
-    request = FETCH.Request(
-        max_wait_ms=max_wait_ms, min_bytes=min_bytes, max_bytes=max_bytes, isolation_level=isolation_level,
-        topics=[FETCH.Request.FetchTopic(
-            topic=topic.name, topic_id=topic.topic_id,
-            partitions=[FETCH.Request.FetchTopic.FetchPartition(
-                partition=partition, fetch_offset=offset, partition_max_bytes=max_bytes)])])
+    request = build_fetch_request([PartitionFetch(topic.name, partition, offset, max_bytes)],
+                                  {topic.name: topic.topic_id}, max_wait_ms=max_wait_ms, min_bytes=min_bytes,
+                                  max_bytes=max_bytes, isolation_level=isolation_level)
     response = conn.request(FETCH, request, version=_version(conn, FETCH, topic),
                             timeout=max_wait_ms / 1000.0 + conn.timeout)
     _raise_for(response.error_code, "fetch session")

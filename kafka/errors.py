@@ -93,6 +93,25 @@ class UnsupportedCodecError(KafkaError):
     """A compression codec is unknown, or its optional library is missing."""
 
 
+class ConfigurationValueError(KafkaConfigurationError, IllegalArgumentError):
+    """A configuration value is out of its range.
+
+    Also an :class:`IllegalArgumentError`, which the simple clients raised
+    for their options before.
+    """
+
+
+class ConfigurationTypeError(KafkaConfigurationError, IllegalArgumentTypeError):
+    """A configuration value has the wrong type, or a keyword argument is unexpected.
+
+    Also a ``TypeError``, as Python raises for an unexpected keyword argument.
+    """
+
+
+class UnsupportedCodecConfigurationError(KafkaConfigurationError, UnsupportedCodecError):
+    """The configured compression codec is unknown, or its optional library is missing."""
+
+
 class BrokerResponseError(KafkaError):
     """An error code returned by a broker.
 

@@ -41,7 +41,7 @@ RANKS: Dict[str, int] = {
 #: Top-level modules of the base layer. The package root belongs here: it
 #: only loads the path aliases, engine modules import it for ``__version__``,
 #: and the names it serves lazily are resolved through its ``_EXPORTS``.
-BASE = {"kafka", "errors", "structs", "future", "peer_text", "topic_names", "_moved",
+BASE = {"kafka", "errors", "structs", "future", "peer_text", "topic_names", "_moved", "config_checks",
         "compat_config", "serializer", "enums", "version"}
 
 #: Engine modules allowed to import the simple layer: each keeps a public

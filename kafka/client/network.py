@@ -19,6 +19,7 @@ from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka import errors
 from kafka.client.events import AllBrokersDown, ClientEvent, ConnectionFailed, Throttled
+from kafka.config_checks import check_config_values
 from kafka.cluster import ClusterMetadata
 from kafka.conn.blocking import parse_address
 from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, ResponseFuture, is_permanent_failure
@@ -71,10 +72,12 @@ def parse_bootstrap(servers: Any) -> List[Tuple[str, int]]:
     """``"h1:9092,h2:9092"`` or a list of such strings into (host, port) pairs."""
     if isinstance(servers, str):
         servers = [servers]
+    elif servers is not None and not isinstance(servers, (list, tuple, set, frozenset)):
+        raise errors.ConfigurationTypeError("bootstrap_servers must be a str or a list of str, not %r" % (servers,))
     out = []
     for item in servers or ():
         if not isinstance(item, str):
-            raise errors.KafkaConfigurationError("bootstrap_servers entries must be strings, not %r" % (item,))
+            raise errors.ConfigurationTypeError("bootstrap_servers entries must be strings, not %r" % (item,))
         for entry in item.split(","):
             entry = entry.strip()
             if not entry:
@@ -95,6 +98,7 @@ class NetworkClient:
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown configuration: %s" % ", ".join(sorted(unknown)))
+        check_config_values(configs, DEFAULT_CONFIG, checked_elsewhere=["bootstrap_servers"])
         self.config = dict(DEFAULT_CONFIG)
         self.config.update(configs)
         if self.config["client_id"] is None:

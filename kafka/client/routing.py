@@ -288,73 +288,12 @@ class RoutingClient(NetworkClient):
         pending = list(range(len(items)))
         attempt = 0
         while pending:
-            # A partition may appear more than once: its later items wait for
-            # the next wave, so each request names a partition at most once
-            # and the items reach the partition in the caller's order.
-            wave: List[int] = []
-            deferred: List[int] = []
-            seen: Set[Tuple[str, int]] = set()
-            for index in pending:
-                key = (items[index][0][0], items[index][0][1])
-                (deferred if key in seen else wave).append(index)
-                seen.add(key)
-            groups: Dict[int, List[int]] = {}
-            stale = False
-            for index in wave:
-                tp = TopicPartition(*items[index][0])
-                try:
-                    leader = self.leader_for(tp, min(self._left_ms(deadline), self.config["request_timeout_ms"]))
-                except errors.KafkaError as exc:
-                    outcomes[index] = Outcome(exc, None)
-                    stale = stale or exc.invalid_metadata
-                    continue
-                groups.setdefault(leader, []).append(index)
-            sent: List[Tuple[int, List[int], ResponseFuture]] = []
-            for node_id, indexes in groups.items():
-                try:
-                    if not self.await_ready(node_id, min(self._left_ms(deadline),
-                                                         self.config["socket_connection_setup_timeout_ms"])):
-                        raise self.connection_error(node_id) or errors.NodeNotReadyError("node %s" % node_id)
-                    # Below the versions that name topics by id only, when one has no id.
-                    version = topic_ids.choose_version(self, api, node_id, topic_ids.ids_by_name(
-                        self.cluster, {items[i][0][0] for i in indexes}))
-                    request = build(node_id, version, [(TopicPartition(*items[i][0]), items[i][1]) for i in indexes])
-                    sent.append((node_id, indexes, self.send(node_id, request, api=api, version=version)))
-                except errors.KafkaError as exc:
-                    for i in indexes:
-                        outcomes[i] = Outcome(exc, None)
-            for node_id, indexes, future in sent:
-                try:
-                    response = self.wait_for(future, self._left_ms(deadline) + 1)
-                except errors.KafkaError as exc:
-                    for i in indexes:
-                        outcomes[i] = Outcome(exc, None)
-                    continue
-                results = parse(response)
-                for i in indexes:
-                    key = (items[i][0][0], items[i][0][1])
-                    if key not in results:
-                        outcomes[i] = Outcome(errors.ProtocolError("response from node %s did not mention %s-%d"
-                                                                   % (node_id, key[0], key[1])), None)
-                        continue
-                    code, value = results[key]
-                    cls = errors.for_code(code)
-                    outcomes[i] = Outcome(cls("%s-%d" % key) if cls else None, value)
+            wave, deferred = _split_wave(items, pending)
+            groups, stale = self._group_by_leader(items, wave, outcomes, deadline)
+            sent = self._send_to_leaders(api, items, groups, build, outcomes, deadline)
+            self._collect_responses(items, sent, parse, outcomes, deadline)
             attempt += 1
-            retry = []
-            for index in wave:
-                outcome = outcomes[index]
-                assert outcome is not None
-                error = outcome.error
-                if error is None:
-                    continue
-                if isinstance(error, errors.RequestTimedOutError) and not retry_on_timeouts:
-                    continue
-                if getattr(error, "retriable", False):
-                    retry.append(index)
-                    # An unreachable leader may have moved or left: look again.
-                    stale = stale or getattr(error, "invalid_metadata", False) or \
-                        isinstance(error, errors.NodeNotReadyError)
+            retry, retry_stale = _retriable(wave, outcomes, retry_on_timeouts)
             if retry and (attempt > retries or time.monotonic() >= deadline):
                 retry = []
             if not retry:
@@ -364,16 +303,121 @@ class RoutingClient(NetworkClient):
                 pending = deferred
                 continue
             log.debug("retrying %d of %d items (attempt %d)", len(retry), len(items), attempt)
-            time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
-            if stale:
-                try:
-                    self.refresh_metadata(min(self._left_ms(deadline), self.config["request_timeout_ms"]))
-                except errors.KafkaError:
-                    pass
+            self._back_off(stale or retry_stale, deadline)
             # Retried items keep their place ahead of any deferred item of the
             # same partition.
             pending = sorted(retry + deferred)
         return [o if o is not None else Outcome(errors.KafkaTimeoutError("not sent"), None) for o in outcomes]
 
+    def _group_by_leader(self, items: Sequence[Tuple[TopicPartition, Any]], wave: List[int],
+                         outcomes: List[Optional[Outcome]], deadline: float) -> Tuple[Dict[int, List[int]], bool]:
+        """Plan: the indexes of ``wave`` by leader node, and whether a lookup said metadata is stale.
+
+        An item whose leader cannot be found gets that error as its outcome.
+        """
+        groups: Dict[int, List[int]] = {}
+        stale = False
+        for index in wave:
+            tp = TopicPartition(*items[index][0])
+            try:
+                leader = self.leader_for(tp, min(self._left_ms(deadline), self.config["request_timeout_ms"]))
+            except errors.KafkaError as exc:
+                outcomes[index] = Outcome(exc, None)
+                stale = stale or exc.invalid_metadata
+                continue
+            groups.setdefault(leader, []).append(index)
+        return groups, stale
+
+    def _send_to_leaders(self, api: Api, items: Sequence[Tuple[TopicPartition, Any]], groups: Dict[int, List[int]],
+                         build: Builder, outcomes: List[Optional[Outcome]],
+                         deadline: float) -> List[Tuple[int, List[int], ResponseFuture]]:
+        """Send: one request per leader, all in flight together; ``(node, indexes, future)`` of each sent.
+
+        The items of a request that could not be sent get its error as their outcome.
+        """
+        sent: List[Tuple[int, List[int], ResponseFuture]] = []
+        for node_id, indexes in groups.items():
+            try:
+                if not self.await_ready(node_id, min(self._left_ms(deadline),
+                                                     self.config["socket_connection_setup_timeout_ms"])):
+                    raise self.connection_error(node_id) or errors.NodeNotReadyError("node %s" % node_id)
+                # Below the versions that name topics by id only, when one has no id.
+                version = topic_ids.choose_version(self, api, node_id, topic_ids.ids_by_name(
+                    self.cluster, {items[i][0][0] for i in indexes}))
+                request = build(node_id, version, [(TopicPartition(*items[i][0]), items[i][1]) for i in indexes])
+                sent.append((node_id, indexes, self.send(node_id, request, api=api, version=version)))
+            except errors.KafkaError as exc:
+                for i in indexes:
+                    outcomes[i] = Outcome(exc, None)
+        return sent
+
+    def _collect_responses(self, items: Sequence[Tuple[TopicPartition, Any]],
+                           sent: List[Tuple[int, List[int], ResponseFuture]], parse: Parser,
+                           outcomes: List[Optional[Outcome]], deadline: float) -> None:
+        """Collect: wait for each sent request and set its items' outcomes from the parsed response."""
+        for node_id, indexes, future in sent:
+            try:
+                response = self.wait_for(future, self._left_ms(deadline) + 1)
+            except errors.KafkaError as exc:
+                for i in indexes:
+                    outcomes[i] = Outcome(exc, None)
+                continue
+            results = parse(response)
+            for i in indexes:
+                key = (items[i][0][0], items[i][0][1])
+                if key not in results:
+                    outcomes[i] = Outcome(errors.ProtocolError("response from node %s did not mention %s-%d"
+                                                               % (node_id, key[0], key[1])), None)
+                    continue
+                code, value = results[key]
+                cls = errors.for_code(code)
+                outcomes[i] = Outcome(cls("%s-%d" % key) if cls else None, value)
+
+    def _back_off(self, refresh: bool, deadline: float) -> None:
+        """Before a retry: wait ``retry_backoff_ms`` (within the deadline), then refresh metadata if ``refresh``."""
+        time.sleep(min(self.config["retry_backoff_ms"] / 1000.0, max(deadline - time.monotonic(), 0)))
+        if refresh:
+            try:
+                self.refresh_metadata(min(self._left_ms(deadline), self.config["request_timeout_ms"]))
+            except errors.KafkaError:
+                pass
+
+
+def _split_wave(items: Sequence[Tuple[TopicPartition, Any]], pending: List[int]) -> Tuple[List[int], List[int]]:
+    """The pending indexes to send now, and those deferred to a later wave.
+
+    A partition may appear more than once: its later items wait for the next
+    wave, so each request names a partition at most once and the items reach
+    the partition in the caller's order.
+    """
+    wave: List[int] = []
+    deferred: List[int] = []
+    seen: Set[Tuple[str, int]] = set()
+    for index in pending:
+        key = (items[index][0][0], items[index][0][1])
+        (deferred if key in seen else wave).append(index)
+        seen.add(key)
+    return wave, deferred
+
+
+def _retriable(wave: List[int], outcomes: List[Optional[Outcome]],
+               retry_on_timeouts: bool) -> Tuple[List[int], bool]:
+    """Retry: the indexes of ``wave`` that failed with a retriable error, and whether metadata needs a refresh."""
+    retry = []
+    stale = False
+    for index in wave:
+        outcome = outcomes[index]
+        assert outcome is not None
+        error = outcome.error
+        if error is None:
+            continue
+        if isinstance(error, errors.RequestTimedOutError) and not retry_on_timeouts:
+            continue
+        if getattr(error, "retriable", False):
+            retry.append(index)
+            # An unreachable leader may have moved or left: look again.
+            stale = stale or getattr(error, "invalid_metadata", False) or \
+                isinstance(error, errors.NodeNotReadyError)
+    return retry, stale
 
 __all__ = ["RoutingClient", "Outcome", "COORDINATOR_GROUP", "COORDINATOR_TRANSACTION"]

@@ -21,13 +21,14 @@ from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._log_forward import client_name, forwarder_for
+from kafka.confluent._record_buffer import RecordBuffer
 from kafka.confluent._stats import statistics
 from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
-    OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, message_from_record,
-    messages_from_records, partitions_list)
+    OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, partitions_list)
 from kafka.consumer.kafka import ModernKafkaConsumer as KafkaConsumer
+from kafka.record.rows import LEADER_EPOCH, OFFSET, PARTITION, TOPIC
 from kafka.structs import OffsetAndMetadata, TopicPartition as EngineTP
 
 log = logging.getLogger(__name__)
@@ -102,12 +103,13 @@ class Consumer:
             self._engine = KafkaConsumer(**settings)
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
+        self._engine.set_record_class(Message)  # records arrive as Messages: no copy per record
         self._metadata = MetadataSource(settings)
         self._name = client_name(self._config.get("client.id") or "rdkafka", "consumer")
         self._started = time.monotonic()
         self._rx_msgs = 0
         self._log_forward = forwarder_for(self._logger, self._name)
-        self._buffer: Deque[Any] = collections.deque()
+        self._buffer = RecordBuffer()
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}
         self._positions: Dict[EngineTP, int] = {}
@@ -262,15 +264,7 @@ class Consumer:
 
     def _drop_buffered(self, tps: Optional[Set[EngineTP]]) -> None:
         """Give buffered records of ``tps`` (all when None) back: the engine re-reads them later."""
-        first: Dict[EngineTP, int] = {}
-        kept: Deque[Any] = collections.deque()
-        for record in self._buffer:
-            etp = EngineTP(record.topic, record.partition)
-            if tps is None or etp in tps:
-                first.setdefault(etp, record.offset)
-            else:
-                kept.append(record)
-        self._buffer = kept
+        first = self._buffer.drop(tps)
         assigned = self._engine.assignment()
         for etp, offset in first.items():
             if etp in assigned:
@@ -354,11 +348,8 @@ class Consumer:
                         out.append(eof)
                     continue
                 record = self._hand_out_run(out, count - len(out))
-                if self._partition_eof and (not self._buffer or (self._buffer[0].topic, self._buffer[0].partition)
-                                            != (record.topic, record.partition)):
-                    etp = EngineTP(record.topic, record.partition)
-                    if not any(r.partition == etp.partition and r.topic == etp.topic for r in self._buffer):
-                        self._eof_due.append(etp)
+                if self._partition_eof and not self._buffer.holds(record[TOPIC], record[PARTITION]):
+                    self._eof_due.append(EngineTP(record[TOPIC], record[PARTITION]))
             if len(out) < count and self._partition_eof:
                 out.extend(self._eof_events(count - len(out)))
             self._maybe_auto_commit()
@@ -390,47 +381,38 @@ class Consumer:
 
     def _hand_out_one(self) -> Message:
         """Hand out the first buffered record (see _hand_out_run)."""
-        record = self._buffer.popleft()
+        record: Message = self._buffer.take(1)[0]
         etp = self._handed_tp
-        if etp is None or etp[1] != record[1] or etp[0] != record[0]:
-            etp = self._handed_tp = EngineTP(record[0], record[1])
-        self._positions[etp] = record[3] + 1
+        if etp is None or etp[1] != record[PARTITION] or etp[0] != record[TOPIC]:
+            etp = self._handed_tp = EngineTP(record[TOPIC], record[PARTITION])
+        self._positions[etp] = record[OFFSET] + 1
         if self._eof_sent:
             self._eof_sent.discard(etp)
         if self._auto_store:
-            self._stored[etp] = (record[3] + 1, None, record[2])
-        return message_from_record(record)
+            self._stored[etp] = (record[OFFSET] + 1, None, record[LEADER_EPOCH])
+        return record
 
     def _hand_out_run(self, out: List[Message], limit: int) -> Any:
         """Move up to ``limit`` buffered records of the first record's partition to ``out``; return the last.
 
         Positions and stored offsets are updated once per run, from its last record.
         """
-        buffer = self._buffer
-        first = buffer.popleft()
-        topic, partition = first[0], first[1]
-        run = [first]
-        take = run.append
-        popleft = buffer.popleft
-        while len(run) < limit and buffer:
-            head = buffer[0]
-            if head[1] != partition or head[0] != topic:
-                break
-            take(popleft())
+        run = self._buffer.take(limit)
         last = run[-1]
+        topic, partition = last[TOPIC], last[PARTITION]
         etp = self._handed_tp
         if etp is None or etp[1] != partition or etp[0] != topic:
             etp = self._handed_tp = EngineTP(topic, partition)
-        self._positions[etp] = last[3] + 1
+        self._positions[etp] = last[OFFSET] + 1
         self._eof_sent.discard(etp)
         if self._auto_store:
-            self._stored[etp] = (last[3] + 1, None, last[2])
-        out.extend(messages_from_records(run))
+            self._stored[etp] = (last[OFFSET] + 1, None, last[LEADER_EPOCH])
+        out.extend(run)
         return last
 
     def _eof_events(self, limit: int) -> List[Message]:
         out: List[Message] = []
-        buffered = {(r.topic, r.partition) for r in self._buffer}
+        buffered = self._buffer.partitions()
         for etp in sorted(self._engine.assignment()):
             if len(out) >= limit:
                 break

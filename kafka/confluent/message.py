@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, List, Optional, Tuple
 
 import kafka.confluent.errors
+from kafka.record import rows
 
 OFFSET_BEGINNING = -2
 OFFSET_END = -1
@@ -16,64 +17,121 @@ TIMESTAMP_CREATE_TIME = 1
 TIMESTAMP_LOG_APPEND_TIME = 2
 
 
-class Message:
+_TOPIC, _PARTITION, _EPOCH, _OFFSET, _TS, _TS_TYPE, _KEY, _VALUE, _HEADERS = (
+    rows.TOPIC, rows.PARTITION, rows.LEADER_EPOCH, rows.OFFSET, rows.TIMESTAMP, rows.TIMESTAMP_TYPE, rows.KEY,
+    rows.VALUE, rows.HEADERS)
+#: Marks a field that no ``set_*`` call and no constructor argument replaced.
+_FROM_ROW: Any = object()
+
+
+class Message(tuple):
     """A consumed or produced record, or an event when :meth:`error` is not None.
 
     The constructor (every argument optional) is meant for tests; the
-    clients build messages themselves.
+    clients build messages themselves. A consumed message *is* the engine's
+    record row (the fields of :data:`kafka.record.rows.ROW_FIELDS`, in that
+    order): the engine builds it as this class (see
+    :meth:`kafka.consumer.kafka.ModernKafkaConsumer.set_record_class`), so
+    handing records out costs nothing per record. What the constructor or a
+    ``set_*`` call gives replaces the row's field.
     """
 
-    __slots__ = ("_topic", "_partition", "_offset", "_key", "_value", "_headers", "_error",
-                 "_timestamp", "_latency", "_leader_epoch")
+    # Replacements of the row's fields (instance attributes once set).
+    _topic: Any = _FROM_ROW
+    _partition: Any = _FROM_ROW
+    _offset: Any = _FROM_ROW
+    _key: Any = _FROM_ROW
+    _value: Any = _FROM_ROW
+    _headers: Any = _FROM_ROW
+    _timestamp: Any = _FROM_ROW
+    _leader_epoch: Any = _FROM_ROW
+    _error: Optional["kafka.confluent.errors.KafkaError"] = None
+    _latency: Optional[float] = None
 
-    def __init__(self, topic: Optional[str] = None, partition: Optional[int] = None,
-                 offset: Optional[int] = None, key: Any = None, value: Any = None, headers: Any = None,
-                 error: Optional[kafka.confluent.errors.KafkaError] = None, timestamp: Tuple[int, int] = (TIMESTAMP_NOT_AVAILABLE, 0),
-                 latency: Optional[float] = None, leader_epoch: Optional[int] = None) -> None:
-        self._topic = topic
-        self._partition = partition
-        self._offset = offset
-        self._key = key
-        self._value = value
-        self._headers = headers
-        self._error = error
-        self._timestamp = tuple(timestamp)
-        self._latency = latency
-        self._leader_epoch = leader_epoch
+    def __new__(cls, topic: Optional[str] = None, partition: Optional[int] = None,
+                offset: Optional[int] = None, key: Any = None, value: Any = None, headers: Any = None,
+                error: Optional["kafka.confluent.errors.KafkaError"] = None,
+                timestamp: Tuple[int, int] = (TIMESTAMP_NOT_AVAILABLE, 0),
+                latency: Optional[float] = None, leader_epoch: Optional[int] = None) -> "Message":
+        message = tuple.__new__(cls, _EMPTY_ROW)
+        message._topic = topic
+        message._partition = partition
+        message._offset = offset
+        message._key = key
+        message._value = value
+        message._headers = headers
+        message._timestamp = tuple(timestamp)
+        message._leader_epoch = leader_epoch
+        if error is not None:
+            message._error = error
+        if latency is not None:
+            message._latency = latency
+        return message
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as in confluent-kafka
 
+    def __eq__(self, other: object) -> bool:
+        # confluent-kafka compares messages by their fields.
+        if not isinstance(other, Message):
+            return False
+        return _observed(self) == _observed(other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def _unordered(self, other: object) -> Any:
+        return NotImplemented  # so ``<`` and friends raise TypeError, as in confluent-kafka
+
+    __lt__ = __le__ = __gt__ = __ge__ = _unordered
+
+    def __iter__(self) -> Any:
+        raise TypeError("'Message' object is not iterable")
+
     def topic(self) -> Optional[str]:
         """The topic name."""
-        return self._topic
+        topic = self._topic
+        return self[_TOPIC] if topic is _FROM_ROW else topic
 
     def partition(self) -> Optional[int]:
         """The partition number."""
-        return self._partition
+        partition = self._partition
+        return self[_PARTITION] if partition is _FROM_ROW else partition
 
     def offset(self) -> Optional[int]:
         """The record's offset (None when not known, e.g. a failed delivery)."""
-        return self._offset
+        offset = self._offset
+        return self[_OFFSET] if offset is _FROM_ROW else offset
 
     def key(self) -> Any:
         """The key (bytes, or None)."""
-        return self._key
+        key = self._key
+        return self[_KEY] if key is _FROM_ROW else key
 
     def value(self) -> Any:
         """The value (bytes, or None); the event text for some events."""
-        return self._value
+        value = self._value
+        return self[_VALUE] if value is _FROM_ROW else value
 
     def headers(self) -> Any:
         """The headers as a list of ``(str, bytes)`` tuples, or None when there are none."""
-        return self._headers
+        headers = self._headers
+        if headers is _FROM_ROW:
+            headers = self[_HEADERS]
+            return list(headers) if headers else None
+        return headers
 
-    def error(self) -> Optional[kafka.confluent.errors.KafkaError]:
+    def error(self) -> Optional["kafka.confluent.errors.KafkaError"]:
         """None for a record; the KafkaError for an error or event."""
         return self._error
 
     def timestamp(self) -> Tuple[int, int]:
         """``(timestamp type, milliseconds since the epoch)``; type ``TIMESTAMP_NOT_AVAILABLE`` when unknown."""
-        return self._timestamp  # type: ignore[return-value]
+        timestamp = self._timestamp
+        if timestamp is _FROM_ROW:
+            ms = self[_TS]
+            # The engine counts types from 0 (create time); librdkafka from 1.
+            return (self[_TS_TYPE] + 1 if ms >= 0 else TIMESTAMP_NOT_AVAILABLE, ms)
+        return timestamp
 
     def latency(self) -> Optional[float]:
         """For a delivery report: seconds from produce() to delivery. None otherwise."""
@@ -81,7 +139,11 @@ class Message:
 
     def leader_epoch(self) -> Optional[int]:
         """The partition leader epoch the record was read in (None if unknown)."""
-        return self._leader_epoch
+        epoch = self._leader_epoch
+        if epoch is _FROM_ROW:
+            epoch = self[_EPOCH]
+            return epoch if epoch >= 0 else None
+        return epoch
 
     def set_topic(self, topic: str) -> None:
         """Replace the topic name."""
@@ -99,49 +161,26 @@ class Message:
         """Replace the headers."""
         self._headers = headers
 
-    def set_error(self, error: Optional[kafka.confluent.errors.KafkaError]) -> None:
+    def set_error(self, error: Optional["kafka.confluent.errors.KafkaError"]) -> None:
         """Replace the error."""
         self._error = error
 
     def __len__(self) -> int:
-        value = self._value
+        value = self.value()
         return len(value) if value is not None else 0
 
     def __repr__(self) -> str:
         return "<Message topic=%r partition=%r offset=%r error=%r>" % (
-            self._topic, self._partition, self._offset, self._error)
+            self.topic(), self.partition(), self.offset(), self._error)
 
 
-_new_message = object.__new__
+#: The row under a message made by the constructor (every field replaced).
+_EMPTY_ROW = (None,) * len(rows.ROW_FIELDS)
 
 
-def message_from_record(row: Any) -> Message:
-    """A :class:`Message` for one engine ``ConsumerRecord`` row, built without calling ``__init__``.
-
-    Rows are tuples (topic, partition, leader_epoch, offset, timestamp,
-    timestamp_type, key, value, headers, ...): reading them by index and
-    filling the slots directly is most of the consumer's per-record cost.
-    """
-    message = _new_message(Message)
-    message._topic = row[0]
-    message._partition = row[1]
-    message._offset = row[3]
-    message._key = row[6]
-    message._value = row[7]
-    headers = row[8]
-    message._headers = list(headers) if headers else None
-    message._error = None
-    timestamp = row[4]
-    message._timestamp = (row[5] + 1 if timestamp >= 0 else 0, timestamp)
-    message._latency = None
-    epoch = row[2]
-    message._leader_epoch = epoch if epoch >= 0 else None
-    return message
-
-
-def messages_from_records(records: Any) -> List[Message]:
-    """:func:`message_from_record` for each row."""
-    return list(map(message_from_record, records))
+def _observed(message: Message) -> Tuple[Any, ...]:
+    return (message.topic(), message.partition(), message.offset(), message.key(), message.value(),
+            message.headers(), message.error(), message.timestamp(), message.latency(), message.leader_epoch())
 
 
 class TopicPartition:

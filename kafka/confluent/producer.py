@@ -557,7 +557,12 @@ class Producer:
         self._txn_call(self._engine.commit_transaction)
 
     def abort_transaction(self, timeout: Optional[float] = None) -> None:
-        """Abort the transaction."""
+        """Abort the transaction; records not yet handed to the engine fail with ``_PURGE_QUEUE``.
+
+        Records still waiting for their topic's metadata would otherwise reach
+        the engine after the abort and be written in the next transaction.
+        """
+        self.purge(in_queue=True, in_flight=False)
         self._txn_call(self._engine.abort_transaction)
 
     # -- lifecycle -------------------------------------------------------------------------------

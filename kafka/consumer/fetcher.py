@@ -21,8 +21,10 @@ from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optio
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
+from kafka.consumer.gc_pause import gc_paused
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
 from kafka.enums import IsolationLevel
@@ -30,7 +32,8 @@ from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
 from kafka.record.batch import RecordBatch
-from kafka.record.record import ControlRecord, ControlRecordType
+from kafka.record.record import ControlRecord, ControlRecordType, Record
+from kafka.record.rows import OFFSET
 from kafka.structs import OffsetAndTimestamp, TopicPartition
 
 log = logging.getLogger(__name__)
@@ -43,7 +46,9 @@ class ConsumerRecord(NamedTuple):
     """A record as the consumer returns it.
 
     ``headers`` is a tuple of ``(str, bytes | None)`` pairs, ``()`` for a
-    record without headers.
+    record without headers.  The record readers build these tuples straight
+    from the bytes, by position: the fields are those of
+    :data:`kafka.record.rows.ROW_FIELDS`, in that order.
     """
 
     topic: str
@@ -62,6 +67,7 @@ class ConsumerRecord(NamedTuple):
 
 
 _new_record = tuple.__new__
+_RECORD_OFFSET = Record._fields.index("offset")
 
 #: Fewest records a v2 batch is decoded by at a time.
 _MIN_CHUNK = 256
@@ -120,6 +126,8 @@ class Fetcher:
         self.client_rack = client_rack or ""
         #: Whether deserializers also see null keys and values (kafka-python's way).
         self.deserialize_none = deserialize_none
+        #: The tuple class records are built as (see KafkaConsumer.set_record_class).
+        self.record_class: type = ConsumerRecord
         self.subscription = subscription
         self.key_deserializer = key_deserializer
         self.value_deserializer = value_deserializer
@@ -196,20 +204,17 @@ class Fetcher:
     def _fetch_request(self, partitions: List[TopicPartition]) -> Tuple[Any, Dict[TopicPartition, int],
                                                                        Dict[str, Optional[uuid.UUID]]]:
         cluster = self.client.cluster
-        by_topic: Dict[str, List[Any]] = {}
         offsets: Dict[TopicPartition, int] = {}
+        wanted = []
         for tp in partitions:
             state = self.subscription.state(tp)
             offsets[tp] = state.position  # type: ignore[assignment]
-            by_topic.setdefault(tp.topic, []).append(FETCH.Request.FetchTopic.FetchPartition(
-                partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
-                fetch_offset=state.position, partition_max_bytes=self.max_partition_fetch_bytes))
-        ids = topic_ids.ids_by_name(cluster, by_topic)
-        request = FETCH.Request(
-            replica_id=-1, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
-            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack,
-            topics=[FETCH.Request.FetchTopic(topic=topic, topic_id=ids[topic], partitions=parts)
-                    for topic, parts in by_topic.items()])
+            wanted.append(PartitionFetch(tp.topic, tp.partition, state.position,  # type: ignore[arg-type]
+                                         self.max_partition_fetch_bytes, cluster.leader_epoch_for_partition(tp)))
+        ids = topic_ids.ids_by_name(cluster, (tp.topic for tp in partitions))
+        request = build_fetch_request(
+            wanted, ids, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
+            max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack)
         return request, offsets, ids
 
     def _on_fetch(self, node: int, offsets: Dict[TopicPartition, int], version: int,
@@ -263,6 +268,11 @@ class Fetcher:
         limit = max_records or self.max_poll_records
         out: Dict[TopicPartition, List[ConsumerRecord]] = {}
         self._decompressed = 0
+        with gc_paused():
+            self._collect(out, limit)
+        return out
+
+    def _collect(self, out: Dict[TopicPartition, List[ConsumerRecord]], limit: int) -> None:
         while limit > 0:
             current = self._current
             if current is None:
@@ -280,7 +290,6 @@ class Fetcher:
                 self._current = None
             if self._decompressed >= self.decompression_budget:
                 break  # the rest stays buffered, compressed, for the next poll
-        return out
 
     def _start(self, fetch: CompletedFetch) -> bool:
         """Check a completed fetch before records are taken from it; False to drop it."""
@@ -355,10 +364,10 @@ class Fetcher:
             at += len(taken)
             if at >= len(pending):
                 fetch._pending = None
-                state.position = max(fetch._batch_end, taken[-1][3] + 1)
+                state.position = max(fetch._batch_end, taken[-1][OFFSET] + 1)
             else:
                 fetch._pending_at = at
-                state.position = taken[-1][3] + 1
+                state.position = taken[-1][OFFSET] + 1
         return out
 
     def _records(self, fetch: CompletedFetch, state: Any) -> Iterator[Tuple[List[ConsumerRecord], int]]:
@@ -406,10 +415,10 @@ class Fetcher:
                 for r in chunk:
                     try:
                         built.append(self._deserialized(topic, partition, epoch, r, key_des, value_des,
-                                                        self.deserialize_none))
+                                                        self.deserialize_none, self.record_class))
                     except Exception:
                         if built:  # hand out the records before the failing one first
-                            yield built, r[0]
+                            yield built, r.offset
                         raise
                 yield built, chunk_end
         if records.has_partial and state.position == fetch.fetch_offset:
@@ -429,9 +438,9 @@ class Fetcher:
         cache footprint) small.  A batch left empty by compaction gives one
         empty chunk, which moves the position past it.
         """
-        at = 3 if plain else 0  # where the offset is in a row
+        at = OFFSET if plain else _RECORD_OFFSET  # where the offset is in a row
         if isinstance(batch, RecordBatch):
-            reader = batch.row_reader(ConsumerRecord, prefix) if plain else batch.row_reader()
+            reader = batch.row_reader(self.record_class, prefix) if plain else batch.row_reader()
             if batch.compression_type:
                 self._decompressed += reader.body_size
             size = max(self.max_poll_records, _MIN_CHUNK)
@@ -449,25 +458,26 @@ class Fetcher:
         if batch.compression_type:  # a v0/v1 wrapper
             self._decompressed += batch.decompressed_size
         if plain:
-            records = [self._deserialized(*prefix, r, None, None) for r in records]
+            records = [self._deserialized(*prefix, r, None, None, False, self.record_class) for r in records]
         if records and records[0][at] < position:
             records = [r for r in records if r[at] >= position]
         yield records, next_offset
 
     @staticmethod
     def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Callable],
-                      value_des: Optional[Callable], none_too: bool = False) -> ConsumerRecord:
-        key, value = record[3], record[4]
+                      value_des: Optional[Callable], none_too: bool = False,
+                      record_class: type = ConsumerRecord) -> ConsumerRecord:
+        offset, timestamp, timestamp_type, key, value, headers = record
         key_size = len(key) if key is not None else -1
         value_size = len(value) if value is not None else -1
         if key_des is not None and (key is not None or none_too):
             key = key_des(key)
         if value_des is not None and (value is not None or none_too):
             value = value_des(value)
-        headers = record[5]
         header_size = sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0)
                           for k, v in headers) if headers else -1
-        return _new_record(ConsumerRecord, (topic, partition, epoch, record[0], record[1], record[2], key, value,
+        # In the order of ROW_FIELDS (test_row_layout.py checks it).
+        return _new_record(record_class, (topic, partition, epoch, offset, timestamp, timestamp_type, key, value,
                                             headers, None, key_size, value_size, header_size))
 
     # -- offsets lookups -------------------------------------------------------------------

@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
 from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
+from kafka.config_checks import check_config_values
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
@@ -81,6 +82,7 @@ class ModernKafkaConsumer:
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown consumer configuration: %s" % ", ".join(sorted(unknown)))
+        check_config_values(configs, DEFAULT_CONFIG, checked_elsewhere=["bootstrap_servers"])
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
         self.config.update(ignored)
@@ -168,6 +170,20 @@ class ModernKafkaConsumer:
         return self._subscription.assigned_partitions()
 
     # -- polling --------------------------------------------------------------------------
+
+    def set_record_class(self, record_class: type) -> None:
+        """Build the records :meth:`poll` returns as instances of ``record_class``.
+
+        For libraries that give records another interface: ``record_class``
+        must be a subclass of :class:`tuple` that takes the fields of
+        :class:`~kafka.consumer.fetcher.ConsumerRecord` in that order
+        (:data:`kafka.record.rows.ROW_FIELDS`); instances are made with
+        ``tuple.__new__``, so its own ``__new__`` and ``__init__`` are not
+        called. Applies to records fetched from then on.
+        """
+        if not isinstance(record_class, type) or not issubclass(record_class, tuple):
+            raise errors.IllegalArgumentTypeError("record_class must be a tuple subclass, not %r" % (record_class,))
+        self._fetcher.record_class = record_class
 
     def poll(self, timeout_ms: float = 0, max_records: Optional[int] = None,
              update_offsets: bool = True) -> Dict[TopicPartition, List[ConsumerRecord]]:

@@ -19,8 +19,9 @@ from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Se
 
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
-from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD, Header, ProducerBatch, estimate_record_size
+from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch
 from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
+from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.structs import TopicPartition
 
 
@@ -77,6 +78,7 @@ class RecordAccumulator:
         """
         # The common case (room in the open batch, memory available) is
         # inlined: this runs once per record on the application's thread.
+        # So is estimate_record_size for a record without headers.
         size = RECORD_OVERHEAD + (len(key) if key else 0) + (len(value) if value else 0)
         if headers:
             size = estimate_record_size(key, value, headers)
@@ -124,7 +126,7 @@ class RecordAccumulator:
                     sizes: Sequence[int], max_block: float) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
         """Add ``records`` (``(timestamp, key, value, headers)``, in order) to ``tp``'s batches.
 
-        ``sizes`` are their :func:`~kafka.producer.batch.estimate_record_size`
+        ``sizes`` are their :func:`~kafka.record.batch.estimate_record_size`
         values. Records fill the open batch, then as many new batches as
         needed, a whole run at a time. Returns ``([(batch result, index of the
         first record in that batch, record count), ...], a batch became
@@ -220,16 +222,22 @@ class RecordAccumulator:
                     continue
                 batch = queue[0]
                 if batch.in_retry:
-                    waited = now - batch.last_attempt
-                    wait_for = self.retry_backoff
-                else:
-                    waited = now - batch.created
-                    wait_for = self.linger
-                full = len(queue) > 1 or batch.is_full() or (batch.result.hurried and not batch.in_retry)
-                if full or waited >= wait_for or flushing or exhausted:
+                    # Nothing hurries a retry: drain() would not take it before
+                    # the back-off ends, so a flush or full memory must not
+                    # make the node look ready (the sender would then sleep
+                    # its longest poll instead of the back-off left).
+                    backoff_left = self.retry_backoff - (now - batch.last_attempt)
+                    if backoff_left > 0:
+                        next_check = min(next_check, backoff_left)
+                    else:
+                        nodes.add(leader)
+                    continue
+                waited = now - batch.created
+                full = len(queue) > 1 or batch.is_full() or batch.result.hurried
+                if full or waited >= self.linger or flushing or exhausted:
                     nodes.add(leader)
                 else:
-                    next_check = min(next_check, wait_for - waited)
+                    next_check = min(next_check, self.linger - waited)
         return nodes, next_check, unknown
 
     def drain(self, cluster: ClusterMetadata, nodes: Iterable[int], max_request_size: int,

@@ -5,25 +5,16 @@ from __future__ import annotations
 from typing import Any, List, Optional, Sequence, Tuple
 
 from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
-from kafka.record.batch import RecordBatchBuilder
+from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_size
 from kafka.structs import TopicPartition
 
-#: Bytes a record adds besides key, value and headers: a generous bound on
-#: the v2 per-record overhead (length, attributes, deltas, lengths).
-RECORD_OVERHEAD = 21
 #: The v2 batch header.
-BATCH_OVERHEAD = 61
+BATCH_OVERHEAD = HEADER_SIZE
 
 Header = Tuple[str, Optional[bytes]]
 
-
-def estimate_record_size(key: Optional[bytes], value: Optional[bytes], headers: Optional[Sequence[Header]]) -> int:
-    """An upper bound of the bytes one record takes in an uncompressed v2 batch."""
-    size = RECORD_OVERHEAD + (len(key) if key else 0) + (len(value) if value else 0)
-    if headers:
-        for k, v in headers:
-            size += 10 + len(k) * 3 + (len(v) if v else 0)
-    return size
+#: Kept importable from here, where it used to live.
+__all__ = ["BATCH_OVERHEAD", "Header", "ProducerBatch", "estimate_record_size"]
 
 
 class ProducerBatch:

@@ -18,9 +18,9 @@ from itertools import repeat
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from kafka import errors
-from kafka.producer.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.producer.future import ProduceResult
 from kafka.producer.record_checks import check_bytes, check_headers, check_partition, check_timestamp
+from kafka.record.batch import estimate_record_sizes
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
 
@@ -122,13 +122,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     else:
         stamps = [check_timestamp(t) for t in _column(timestamps, n, "timestamps")]
 
-    if header_column is not None:
-        sizes = [estimate_record_size(k, v, h) for k, v, h in
-                 zip(key_column if key_column is not None else repeat(None), values, header_column)]
-    elif key_column is not None:
-        sizes = [RECORD_OVERHEAD + (len(k) if k else 0) + (len(v) if v else 0) for k, v in zip(key_column, values)]
-    else:
-        sizes = [RECORD_OVERHEAD + len(v) for v in values]
+    sizes = estimate_record_sizes(key_column, values, header_column)
     largest = max(sizes)
     if largest > producer._max_request_size or largest > producer.config["buffer_memory"]:
         raise errors.MessageSizeTooLargeError(

@@ -20,8 +20,9 @@ from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tupl
 from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
+from kafka.config_checks import check_config_values
 from kafka.producer.accumulator import RecordAccumulator
-from kafka.producer.batch import BATCH_OVERHEAD, RECORD_OVERHEAD
+from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.partitioner import DefaultPartitioner
@@ -30,6 +31,7 @@ from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import FATAL_ERROR, TransactionManager
 from kafka.record import codecs
+from kafka.record.batch import RECORD_OVERHEAD
 from kafka.record.record import Header
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
@@ -132,6 +134,7 @@ class KafkaProducer:
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
             raise errors.KafkaConfigurationError("unknown producer configuration: %s" % ", ".join(sorted(unknown)))
+        check_config_values(configs, DEFAULT_CONFIG, checked_elsewhere=["acks", "bootstrap_servers"])
         self.config = copy.copy(DEFAULT_CONFIG)
         self.config.update(configs)
         self.config.update(ignored)
@@ -139,7 +142,10 @@ class KafkaProducer:
         if acks not in _ACKS:
             raise errors.KafkaConfigurationError("acks must be 0, 1 or 'all', not %r" % (acks,))
         self._acks = _ACKS[acks]
-        self._compression = codecs.ensure_available(self.config["compression_type"])
+        try:
+            self._compression = codecs.ensure_available(self.config["compression_type"])
+        except errors.UnsupportedCodecError as exc:
+            raise errors.UnsupportedCodecConfigurationError(str(exc)) from None
         idempotent = self.config["enable_idempotence"]
         if self.config["transactional_id"] is not None:
             if idempotent is False:

@@ -14,7 +14,8 @@ import operator
 from typing import Any, List, Optional, Sequence, Tuple
 
 from kafka.errors import IllegalArgumentError, IllegalArgumentTypeError, MessageSizeTooLargeError
-from kafka.producer.batch import BATCH_OVERHEAD, Header, estimate_record_size
+from kafka.producer.batch import BATCH_OVERHEAD, Header
+from kafka.record.batch import estimate_record_size
 from kafka.topic_names import check_partition_number as check_partition  # the same check everywhere
 
 __all__ = ["check_bytes", "check_headers", "check_key_value", "check_partition", "check_timestamp",

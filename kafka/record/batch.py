@@ -50,7 +50,8 @@ from kafka.record.record import (
 from kafka.record.record_reader import RecordReader
 from kafka.record.varint import VARINT_TABLE, VARINT_TABLE_SIZE, encode_varint
 
-__all__ = ["RecordBatch", "RecordBatchBuilder", "HEADER_SIZE"]
+__all__ = ["RecordBatch", "RecordBatchBuilder", "HEADER_SIZE", "RECORD_OVERHEAD", "estimate_record_size",
+           "estimate_record_sizes"]
 
 _HEADER = struct.Struct(">qiibIhiqqqhii")
 _CRC = struct.Struct(">I")
@@ -70,6 +71,42 @@ DELETE_HORIZON_MASK = 0x40
 
 # A record needs at least a length byte plus six one-byte fields.
 _MIN_RECORD_SIZE = 7
+
+#: Bytes a record adds to a v2 batch besides its key, value and headers. A
+#: record alone in its batch has one-byte deltas, so its length (5 at most),
+#: attributes, deltas, key and value lengths (5 each at most) and header
+#: count stay below this.
+RECORD_OVERHEAD = 21
+
+
+def estimate_record_size(key: Optional[bytes], value: Optional[bytes],
+                         headers: Optional[Sequence[Header]] = None) -> int:
+    """Estimated bytes one record adds to an uncompressed v2 batch.
+
+    An upper bound for a record alone in its batch; the one estimate the
+    producer sizes batches, reserves memory and checks ``max_request_size``
+    with. Header keys count three bytes a character, their longest UTF-8
+    encoding, so they need not be encoded here.
+    """
+    size = RECORD_OVERHEAD + (len(key) if key else 0) + (len(value) if value else 0)
+    if headers:
+        for k, v in headers:
+            size += 10 + len(k) * 3 + (len(v) if v else 0)
+    return size
+
+
+def estimate_record_sizes(keys: Optional[Sequence[Optional[bytes]]], values: Sequence[Optional[bytes]],
+                          headers: Optional[Sequence[Optional[Sequence[Header]]]] = None) -> List[int]:
+    """:func:`estimate_record_size` of each record given as columns (``keys`` and ``headers`` may be None).
+
+    Without keys every value must be bytes: a record needs a key or a value.
+    """
+    if headers is not None:
+        return [estimate_record_size(k, v, h)
+                for k, v, h in zip(keys if keys is not None else [None] * len(values), values, headers)]
+    if keys is not None:
+        return [RECORD_OVERHEAD + (len(k) if k else 0) + (len(v) if v else 0) for k, v in zip(keys, values)]
+    return [RECORD_OVERHEAD + len(v) for v in values]  # type: ignore[arg-type]
 
 
 class RecordBatch:
@@ -387,10 +424,6 @@ class RecordBatchBuilder:
         "_last_delta",
     )
 
-    #: Worst-case bytes a record adds besides key, value and headers:
-    #: length (5) + attributes (1) + timestamp delta (10) + offset delta (5).
-    MAX_RECORD_OVERHEAD = 21
-
     def __init__(
         self,
         *,
@@ -603,14 +636,7 @@ class RecordBatchBuilder:
         headers: Optional[Sequence[Header]] = None,
     ) -> int:
         """Upper bound of the bytes a batch holding just this record needs."""
-        size = HEADER_SIZE + cls.MAX_RECORD_OVERHEAD
-        size += 1 if key is None else 5 + len(key)
-        size += 1 if value is None else 5 + len(value)
-        size += 5
-        for hkey, hvalue in headers or ():
-            size += 5 + len(hkey.encode("utf-8") if isinstance(hkey, str) else hkey)
-            size += 1 if hvalue is None else 5 + len(hvalue)
-        return size
+        return HEADER_SIZE + estimate_record_size(key, value, headers)
 
     def build(self) -> bytes:
         """Return the finished batch (``b""`` if no record was appended)."""

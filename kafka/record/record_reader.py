@@ -35,6 +35,20 @@ _ZEROS = [0] * 128
 _PAIR_ZEROS = [0] * len(ZIGZAG_PAIR)
 
 
+#: ``_SHORT_LENGTH[b]``: the length that the one-byte varint ``b`` gives if
+#: it is one (0 to 63), -1 for ``b`` = 1 (null), -2 for anything longer or
+#: negative, which the general decoder handles.
+_SHORT_LENGTH = [b >> 1 if b < 0x80 and not b & 1 else -1 if b == 1 else -2 for b in range(256)]
+
+#: Larger than any buffer: a position past it can never match a record's end.
+_LONG = 1 << 62
+
+#: ``_HEADER_LENGTH[b]``: the length the one-byte varint ``b`` gives when it
+#: is 0 to 63, else _LONG (a null value, a negative or a longer varint: for
+#: :func:`_decode_headers`).
+_HEADER_LENGTH = [n if n >= 0 else _LONG for n in _SHORT_LENGTH]
+
+
 def _header_size(headers: Tuple[Header, ...]) -> int:
     """UTF-8 key bytes plus value bytes of ``headers``: kafka-python's ``serialized_header_size``."""
     return sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0) for k, v in headers)
@@ -209,10 +223,12 @@ def decode_each(
 ) -> int:
     """Decode ``len(out)`` records into ``out``, one by one; return the position after them.
 
-    Rows are built as :class:`RecordReader` describes.  Every varint is
-    decoded inline for its one-byte form and, where lengths, timestamps and
-    offsets commonly need it, its two-byte form (by table lookup); longer
-    ones go through :func:`decode_varint`.
+    Rows are built as :class:`RecordReader` describes, their fields in the
+    order of :data:`kafka.record.rows.ROW_FIELDS`.  Every varint is decoded
+    inline for its one-byte form and, where lengths, timestamps and offsets
+    commonly need it, its two-byte form (by table lookup); so are headers
+    whose key lengths take one byte and value lengths one or two.  Anything
+    longer goes through :func:`decode_varint` and :func:`_decode_headers`.
     """
     zz = ZIGZAG_BYTE
     zz2 = ZIGZAG_PAIR
@@ -226,36 +242,39 @@ def decode_each(
     if log_append:
         base_ts = append_ts  # type: ignore[assignment]
     p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
+    no_headers: Tuple[Header, ...] = ()
+    header_length = _HEADER_LENGTH
     try:
         for i in range(len(out)):
+            # The record's length, then its attributes byte (unused) is skipped.
             b = buf[pos]
             if b < 0x80:
-                length = zz[b]
+                rec_end = pos + 1 + zz[b]
+                pos += 2
+            else:
+                b2 = buf[pos + 1]
+                if b2 < 0x40:
+                    rec_end = pos + 2 + zz2[b | b2 << 8]
+                    pos += 3
+                else:
+                    length, pos = decode_varint(buf, pos)
+                    rec_end = pos + length
+                    pos += 1
+            # A length that is negative, too small or past ``stop`` needs no
+            # test of its own: the check against the fields' end below (and
+            # the reader's check against ``stop`` after the chunk) rejects
+            # it, and slices taken before that check only copy bytes.
+            b = buf[pos]
+            if b < 0x80:
+                ts_delta = ts_zz[b]
                 pos += 1
             else:
                 b2 = buf[pos + 1]
                 if b2 < 0x40:
-                    length = zz2[b | b2 << 8]
+                    ts_delta = ts_zz2[b | b2 << 8]
                     pos += 2
                 else:
-                    length, pos = decode_varint(buf, pos)
-            # A length that is negative, too small or past ``stop`` needs no
-            # test of its own: the check against the fields' end below (and
-            # the reader's check against ``stop`` after the chunk) rejects
-            # it, and that check comes before any further slicing.
-            rec_end = pos + length
-            # buf[pos] holds the record attributes, which are unused.
-            b = buf[pos + 1]
-            if b < 0x80:
-                ts_delta = ts_zz[b]
-                pos += 2
-            else:
-                b2 = buf[pos + 2]
-                if b2 < 0x40:
-                    ts_delta = ts_zz2[b | b2 << 8]
-                    pos += 3
-                else:
-                    ts_delta, pos = decode_varlong(buf, pos + 1)
+                    ts_delta, pos = decode_varlong(buf, pos)
                     if log_append:
                         ts_delta = 0
             b = buf[pos]
@@ -287,12 +306,13 @@ def decode_each(
                 key = None
                 klen = -1
                 pos += 1
+            elif _SHORT_LENGTH[b] >= 0:
+                pos += 1
+                klen = b >> 1
+                key = buf[pos : pos + klen]
+                pos += klen
             else:
-                if b < 0x80:
-                    klen = zz[b]
-                    pos += 1
-                else:
-                    klen, pos = decode_varint(buf, pos)
+                klen, pos = decode_varint(buf, pos)
                 if klen >= 0:
                     key = buf[pos : pos + klen]
                     pos += klen
@@ -318,19 +338,40 @@ def decode_each(
                 value = None
             else:
                 raise _bad_length("record value", vlen)
-            hsize = -1  # serialized header size, -1 without headers (as kafka-python)
-            if pos + 1 == rec_end and buf[pos] == 0:  # no headers, length agrees
-                headers: Tuple[Header, ...] = ()
-                pos = rec_end
+            b = buf[pos]
+            if not b:
+                headers = no_headers
+                hsize = -1  # serialized header size, -1 without headers (as kafka-python)
+                pos += 1
             else:
-                if buf[pos]:
-                    headers, pos = _decode_headers(buf, pos, min(rec_end, stop))
-                    hsize = _header_size(headers)
-                else:
-                    headers = ()
+                # Headers whose key and value lengths each take one varint
+                # byte, read without a test per field: any other length byte
+                # reads as _LONG (see _HEADER_LENGTH), which sends the record
+                # to _decode_headers below.
+                hstart = pos
+                count = _SHORT_LENGTH[b]
+                headers = no_headers
+                try:
                     pos += 1
-                if pos != rec_end:
-                    raise _bad_length("record", length)
+                    for _ in range(count):
+                        kend = pos + 1 + header_length[buf[pos]]
+                        vend = kend + 1 + header_length[buf[kend]]
+                        if vend > rec_end:
+                            pos = -1
+                            break
+                        # Mostly one to three headers: adding to a tuple beats a list.
+                        headers += ((buf[pos + 1 : kend].decode(), buf[kend + 1 : vend]),)
+                        pos = vend
+                except (IndexError, UnicodeDecodeError):
+                    pos = -1
+                if pos == rec_end and count > 0:
+                    # One byte each for the key and value lengths; the rest are key and value bytes.
+                    hsize = pos - hstart - 1 - 2 * count
+                else:
+                    headers, pos = _decode_headers(buf, hstart, min(rec_end, stop))
+                    hsize = _header_size(headers)
+            if pos != rec_end:
+                raise CorruptRecordError("a record's fields end %d bytes from where its length says" % (pos - rec_end))
             if row_cls is None:
                 out[i] = new(
                     record_cls,
@@ -346,7 +387,7 @@ def decode_each(
             else:
                 out[i] = new(
                     row_cls,
-                    (
+                    (  # in the order of ROW_FIELDS (test_row_layout.py checks it)
                         p0,
                         p1,
                         p2,
@@ -364,6 +405,6 @@ def decode_each(
                 )
     except IndexError:
         raise CorruptRecordError("record data ends inside a record") from None
+    except UnicodeDecodeError:
+        raise CorruptRecordError("record header key is not valid UTF-8") from None
     return pos
-
-

@@ -26,6 +26,7 @@ from operator import add, itemgetter
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from kafka.errors import CorruptRecordError
+from kafka.record.rows import PREFIX_FIELDS, ROW_FIELDS
 from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR, decode_varint, decode_varlong
 
 __all__ = ["Layout", "probe", "run_length", "build_run", "MIN_RUN", "ENABLED"]
@@ -255,8 +256,7 @@ def build_run(
 
     With an empty ``prefix`` a row is ``(offset, timestamp, timestamp_type,
     key, value, headers)`` (a :class:`~kafka.record.record.Record`); with a
-    3-item prefix it is the consumer's layout described in
-    :meth:`kafka.record.batch.RecordBatch.rows`.
+    3-item prefix it is the consumer's layout, :data:`kafka.record.rows.ROW_FIELDS`.
     """
     with_ts = append_ts is None
     unpacker = _unpacker(layout, with_ts)
@@ -277,13 +277,13 @@ def build_run(
     offsets = range(first_offset, first_offset + count)
     headers = repeat(())  # no headers: the same immutable empty tuple for every record
     if prefix:
-        p0, p1, p2 = prefix
-        key_size = layout.key_len
-        value_size = layout.value_len
-        rows = zip(
-            repeat(p0), repeat(p1), repeat(p2), offsets, timestamps, repeat(ts_type), keys, values,
-            headers, repeat(None), repeat(key_size), repeat(value_size), repeat(-1),
+        columns: Dict[str, Any] = dict(zip(PREFIX_FIELDS, map(repeat, prefix)))
+        columns.update(
+            offset=offsets, timestamp=timestamps, timestamp_type=repeat(ts_type), key=keys, value=values,
+            headers=headers, checksum=repeat(None), serialized_key_size=repeat(layout.key_len),
+            serialized_value_size=repeat(layout.value_len), serialized_header_size=repeat(-1),
         )
+        rows = zip(*map(columns.pop, ROW_FIELDS))
     else:
         rows = zip(offsets, timestamps, repeat(ts_type), keys, values, headers)
     return list(map(tuple.__new__, repeat(row_cls), rows))

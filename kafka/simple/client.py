@@ -60,9 +60,11 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Set,
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.client.network import DEFAULT_CONFIG
 from kafka.client.routing import RoutingClient
 from kafka.cluster import COORDINATOR_GROUP
+from kafka.config_checks import check_number
 from kafka.simple.common import (
     BrokerMetadata,
     ConsumerMetadataRequest,
@@ -109,6 +111,12 @@ def _name(topic: Any) -> str:
 
 def _address(host: str, port: int) -> str:
     return "[%s]:%d" % (host, port) if ":" in host else "%s:%d" % (host, port)
+
+
+def _unlisted_broker(node_id: int) -> BrokerMetadata:
+    """What 0.9 reported for a leader missing from the broker list: its id, with host and port None."""
+    # None where BrokerMetadata's types say str and int: 0.9 callers test for it.
+    return BrokerMetadata._make((node_id, None, None))
 
 
 class _TopicKeyDict(dict):
@@ -202,6 +210,7 @@ class SimpleClientMixin:
         if timeout is not _NOT_GIVEN:
             if "request_timeout_ms" in configs:
                 raise errors.KafkaConfigurationError("give timeout (seconds) or request_timeout_ms, not both")
+            check_number("timeout", timeout, none_ok=True)
             timeout_ms = _UNLIMITED_MS if timeout is None else int(timeout * 1000)
             if timeout_ms <= 0:
                 raise errors.KafkaConfigurationError("timeout must be positive, got %r" % (timeout,))
@@ -273,7 +282,7 @@ class SimpleClientMixin:
                 if meta.leader >= 0:
                     broker = self.cluster.broker_metadata(meta.leader)
                     leader = (BrokerMetadata(broker.nodeId, broker.host, broker.port) if broker is not None
-                              else BrokerMetadata(meta.leader, None, None))
+                              else _unlisted_broker(meta.leader))
                 out[TopicAndPartition(topic, partition)] = leader
         return out
 
@@ -599,6 +608,8 @@ class SimpleClientMixin:
             out = {}
             for topic in response.responses or ():
                 name = self._response_topic(topic, "name", ids)
+                if name is None:
+                    continue  # an id we did not send: about no payload
                 for part in topic.partition_responses or ():
                     out[(name, part.index)] = (part.error_code, ProduceResponse(
                         name, part.index, part.error_code, part.base_offset))
@@ -681,19 +692,14 @@ class SimpleClientMixin:
             skipping lower offsets is up to the caller, as in 0.9.x.
         """
         def build(version: int, parts: List[Tuple[TopicPartition, Any]]) -> Any:
-            Topic = FETCH.Request.FetchTopic
-            by_topic: Dict[str, List[Any]] = {}
+            wanted = []
             for tp, payload in parts:
                 requested.add((tp.topic, tp.partition))
-                by_topic.setdefault(tp.topic, []).append(Topic.FetchPartition(
-                    partition=tp.partition, fetch_offset=payload.offset, partition_max_bytes=payload.max_bytes))
-            for name in by_topic:
-                ids[self._topic_id(name)] = name
-            return FETCH.Request(replica_id=-1, max_wait_ms=max_wait_time, min_bytes=min_bytes,
-                                 max_bytes=_MAX_INT32, isolation_level=0, session_id=0, session_epoch=-1,
-                                 topics=[Topic(topic=name, topic_id=self._topic_id(name), partitions=parts_)
-                                         for name, parts_ in by_topic.items()],
-                                 forgotten_topics_data=[], rack_id="")
+                wanted.append(PartitionFetch(tp.topic, tp.partition, payload.offset, payload.max_bytes))
+            by_name = {p.topic: self._topic_id(p.topic) for p in wanted}
+            for name, topic_id in by_name.items():
+                ids[topic_id] = name
+            return build_fetch_request(wanted, by_name, max_wait_ms=max_wait_time, min_bytes=min_bytes)
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
             code = getattr(response, "error_code", 0) or 0
@@ -702,6 +708,8 @@ class SimpleClientMixin:
             out = {}
             for topic in response.responses or ():
                 name = self._response_topic(topic, "topic", ids)
+                if name is None:
+                    continue  # an id we did not send: about no payload
                 for part in topic.partitions or ():
                     out[(name, part.partition_index)] = (part.error_code, FetchResponse(
                         name, part.partition_index, part.error_code, part.high_watermark,
@@ -851,6 +859,8 @@ class SimpleClientMixin:
             out = {}
             for topic in response.topics or ():
                 name = self._response_topic(topic, "name", ids)
+                if name is None:
+                    continue  # an id we did not send: about no payload
                 for part in topic.partitions or ():
                     out[(name, part.partition_index)] = (part.error_code, OffsetCommitResponse(
                         name, part.partition_index, part.error_code))
@@ -901,6 +911,8 @@ class SimpleClientMixin:
                 group_error = group_error or section_error
                 for topic in topics or ():
                     name = self._response_topic(topic, "name", ids)
+                    if name is None:
+                        continue  # an id we did not send: about no payload
                     for part in topic.partitions or ():
                         code = part.error_code or section_error
                         out[(name, part.partition_index)] = (code, OffsetFetchResponse(

@@ -84,10 +84,17 @@ def translate_options(configs: Dict[str, Any]) -> Dict[str, Any]:
             continue
         out[OLD_OPTION_NAMES.get(key, key)] = value
     if "socket_timeout_ms" in configs and "request_timeout_ms" not in configs:
-        out["request_timeout_ms"] = max(configs["socket_timeout_ms"], 1000)
-    if out.get("consumer_timeout_ms") is not None and out["consumer_timeout_ms"] < 0:
+        socket_timeout = configs["socket_timeout_ms"]
+        if not _is_number(socket_timeout):
+            raise errors.ConfigurationTypeError("socket_timeout_ms must be a number, not %r" % (socket_timeout,))
+        out["request_timeout_ms"] = max(socket_timeout, 1000)
+    if _is_number(out.get("consumer_timeout_ms")) and out["consumer_timeout_ms"] < 0:
         out["consumer_timeout_ms"] = float("inf")  # 0.9's -1: no timeout
     return out
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _topic_name(topic: Any) -> str:

@@ -31,6 +31,7 @@ import time
 from typing import Any, Dict, Iterable, Iterator, List, NamedTuple, Optional
 
 from kafka import errors
+from kafka.config_checks import check_number
 from kafka.simple.simple_consumer import AUTO_COMMIT_INTERVAL, AUTO_COMMIT_MSG_COUNT, Consumer, check_fetch_options
 
 log = logging.getLogger(__name__)
@@ -144,12 +145,8 @@ class MultiProcessConsumer(Consumer):
                  auto_commit_every_t: Optional[float] = AUTO_COMMIT_INTERVAL, num_procs: int = 1,
                  partitions_per_proc: int = 0, start_method: Optional[str] = None,
                  **simple_consumer_options: Any) -> None:
-        if isinstance(num_procs, bool) or not isinstance(num_procs, int) or num_procs < 1:
-            raise errors.IllegalArgumentError("num_procs must be a positive int, got %r" % (num_procs,))
-        if isinstance(partitions_per_proc, bool) or not isinstance(partitions_per_proc, int) \
-                or partitions_per_proc < 0:
-            raise errors.IllegalArgumentError("partitions_per_proc must be an int >= 0, got %r"
-                                              % (partitions_per_proc,))
+        check_number("num_procs", num_procs, 1, integer=True)
+        check_number("partitions_per_proc", partitions_per_proc, 0, integer=True)
         unknown = sorted(set(simple_consumer_options) - set(WORKER_OPTIONS))
         if unknown:
             raise errors.KafkaConfigurationError("unknown MultiProcessConsumer option(s) %s; the workers' "

@@ -44,6 +44,7 @@ import weakref
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from kafka import errors
+from kafka.config_checks import check_number
 from kafka.simple.common import (
     RETRY_ERROR_TYPES,
     FailedPayloadsError,
@@ -372,31 +373,29 @@ class Producer:
         if "async" in kwargs:
             old_async = kwargs.pop("async")
             if async_send is not None and bool(async_send) != bool(old_async):
-                raise TypeError("async and async_send disagree; give one of them")
+                raise errors.ConfigurationTypeError("async and async_send disagree; give one of them")
             async_send = old_async
         if kwargs:
-            raise TypeError("%s() got unexpected keyword argument(s): %s"
+            raise errors.ConfigurationTypeError("%s() got unexpected keyword argument(s): %s"
                             % (type(self).__name__, ", ".join(sorted(kwargs))))
         if batch_send:
             log.warning("batch_send is deprecated; use async_send=True")
             async_send = True
         if codec is None:
             codec = CODEC_NONE
+        check_number("codec", codec, integer=True)
         if codec not in ALL_CODECS:
-            raise errors.UnsupportedCodecError("Codec 0x%02x unsupported" % (codec,))
+            raise errors.UnsupportedCodecConfigurationError("Codec 0x%02x unsupported" % (codec,))
         if not _codecs.is_available(codec):
-            raise errors.UnsupportedCodecError(
+            raise errors.UnsupportedCodecConfigurationError(
                 "codec 0x%02x needs a compression library that is not installed" % (codec,))
-        if isinstance(batch_send_every_n, bool) or not isinstance(batch_send_every_n, int) or batch_send_every_n < 1:
-            raise errors.IllegalArgumentError("batch_send_every_n must be a positive int, got %r"
-                                              % (batch_send_every_n,))
-        if batch_send_every_t < 0:
-            raise errors.IllegalArgumentError("batch_send_every_t must not be negative, got %r" % (batch_send_every_t,))
-        if async_retry_limit is not None and async_retry_limit < 0:
-            raise errors.IllegalArgumentError("async_retry_limit must be None or >= 0, got %r" % (async_retry_limit,))
-        if async_queue_put_timeout < 0:
-            raise errors.IllegalArgumentError("async_queue_put_timeout must not be negative, got %r"
-                                              % (async_queue_put_timeout,))
+        check_number("batch_send_every_n", batch_send_every_n, 1, integer=True)
+        check_number("batch_send_every_t", batch_send_every_t)
+        check_number("async_retry_limit", async_retry_limit, none_ok=True)
+        check_number("async_queue_put_timeout", async_queue_put_timeout)
+        check_number("async_retry_backoff_ms", async_retry_backoff_ms)
+        check_number("async_queue_maxsize", async_queue_maxsize, integer=True)
+        check_number("async_stop_timeout", async_stop_timeout)
 
         self.client = client
         self.req_acks = req_acks

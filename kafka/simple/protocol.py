@@ -87,6 +87,7 @@ from kafka.errors import (
     UnsupportedCodecError,
     UnsupportedVersionError,
 )
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.protocol import types as _types
 from kafka.protocol.apis.fetch import FETCH
 from kafka.protocol.apis.groups import FIND_COORDINATOR
@@ -150,7 +151,6 @@ _HIGHEST: Dict[int, int] = {
 
 _HEADER_V1 = struct.Struct(">hhi")
 _INT16 = struct.Struct(">h")
-_MAX_INT32 = 0x7FFFFFFF
 _LIST_OFFSETS_TIMEOUT_MS = 30000
 
 Payloads = Optional[Iterable[Any]]
@@ -554,16 +554,9 @@ class KafkaProtocol:
         :returns: the whole request frame.
         """
         v = _version(FETCH, version)
-        Topic = FETCH.Request.FetchTopic
-        Partition = Topic.FetchPartition
-        topics = [
-            Topic(topic=topic, partitions=[
-                Partition(partition=p.partition, fetch_offset=p.offset, partition_max_bytes=p.max_bytes)
-                for p in parts])
-            for topic, parts in _group(payloads)
-        ]
-        request = FETCH.Request(replica_id=-1, max_wait_ms=max_wait_time, min_bytes=min_bytes,
-                                max_bytes=_MAX_INT32, isolation_level=0, topics=topics)
+        wanted = [PartitionFetch(topic, p.partition, p.offset, p.max_bytes)
+                  for topic, parts in _group(payloads) for p in parts]
+        request = build_fetch_request(wanted, max_wait_ms=max_wait_time, min_bytes=min_bytes)
         return encode_request(FETCH, v, correlation_id, _client_id(client_id), request)
 
     @classmethod

@@ -35,6 +35,7 @@ import weakref
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple
 
 from kafka import errors
+from kafka.config_checks import check_number
 from kafka.simple.common import (
     FailedPayloadsError,
     FetchRequest,
@@ -72,30 +73,28 @@ _LATEST, _EARLIEST = -1, -2
 def _check_positive_or_none(name: str, value: Any) -> None:
     if value is None:
         return
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        raise errors.IllegalArgumentError("%s must be a positive number or None, got %r" % (name, value))
+    check_number(name, value)
+    if value <= 0:
+        raise errors.ConfigurationValueError("%s must be a positive number or None, got %r" % (name, value))
 
 
 def check_fetch_options(fetch_size_bytes: int = FETCH_MIN_BYTES, buffer_size: int = FETCH_BUFFER_SIZE_BYTES,
                         max_buffer_size: Optional[int] = MAX_FETCH_BUFFER_SIZE_BYTES,
                         iter_timeout: Optional[float] = None, auto_offset_reset: str = "largest") -> None:
-    """Raise :class:`~kafka.errors.IllegalArgumentError` for a bad :class:`SimpleConsumer` fetch option."""
-    if isinstance(buffer_size, bool) or not isinstance(buffer_size, int) or buffer_size <= 0:
-        raise errors.IllegalArgumentError("buffer_size must be a positive int, got %r" % (buffer_size,))
-    if max_buffer_size is not None:
-        if isinstance(max_buffer_size, bool) or not isinstance(max_buffer_size, int):
-            raise errors.IllegalArgumentError("max_buffer_size must be an int or None, got %r"
-                                              % (max_buffer_size,))
-        if buffer_size > max_buffer_size:
-            raise errors.IllegalArgumentError("buffer_size (%d) is greater than max_buffer_size (%d)"
-                                              % (buffer_size, max_buffer_size))
-    if isinstance(fetch_size_bytes, bool) or not isinstance(fetch_size_bytes, int) or fetch_size_bytes < 0:
-        raise errors.IllegalArgumentError("fetch_size_bytes must be an int >= 0, got %r" % (fetch_size_bytes,))
-    if iter_timeout is not None and (isinstance(iter_timeout, bool) or iter_timeout < 0):
-        raise errors.IllegalArgumentError("iter_timeout must be None or >= 0, got %r" % (iter_timeout,))
+    """Raise :class:`~kafka.errors.KafkaConfigurationError` for a bad :class:`SimpleConsumer` fetch option.
+
+    The errors are also :class:`~kafka.errors.IllegalArgumentError`, as before.
+    """
+    check_number("buffer_size", buffer_size, 1, integer=True)
+    check_number("max_buffer_size", max_buffer_size, 1, integer=True, none_ok=True)
+    if max_buffer_size is not None and buffer_size > max_buffer_size:
+        raise errors.ConfigurationValueError("buffer_size (%d) is greater than max_buffer_size (%d)"
+                                             % (buffer_size, max_buffer_size))
+    check_number("fetch_size_bytes", fetch_size_bytes, 0, integer=True)
+    check_number("iter_timeout", iter_timeout, 0, none_ok=True)
     if not isinstance(auto_offset_reset, str):
-        raise errors.IllegalArgumentError("auto_offset_reset must be 'largest' or 'smallest', got %r"
-                                          % (auto_offset_reset,))
+        raise errors.ConfigurationTypeError("auto_offset_reset must be 'largest' or 'smallest', got %r"
+                                            % (auto_offset_reset,))
 
 
 class _CommitTimer(threading.Thread):
@@ -372,7 +371,11 @@ class SimpleConsumer(Consumer):
                  auto_commit_every_t: Optional[float] = AUTO_COMMIT_INTERVAL,
                  fetch_size_bytes: int = FETCH_MIN_BYTES, buffer_size: int = FETCH_BUFFER_SIZE_BYTES,
                  max_buffer_size: Optional[int] = MAX_FETCH_BUFFER_SIZE_BYTES,
-                 iter_timeout: Optional[float] = None, auto_offset_reset: str = "largest") -> None:
+                 iter_timeout: Optional[float] = None, auto_offset_reset: str = "largest",
+                 **unexpected: Any) -> None:
+        if unexpected:  # refused as a configuration error (still a TypeError, as Python's own)
+            raise errors.ConfigurationTypeError("%s() got unexpected keyword argument(s): %s"
+                                                % (type(self).__name__, ", ".join(sorted(unexpected))))
         check_fetch_options(fetch_size_bytes=fetch_size_bytes, buffer_size=buffer_size,
                             max_buffer_size=max_buffer_size, iter_timeout=iter_timeout,
                             auto_offset_reset=auto_offset_reset)

@@ -19,6 +19,7 @@ from typing import Any, Iterator, List, Optional, Tuple
 
 from kafka import errors
 from kafka.client import topic_ids
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.client.routing import RoutingClient
 from kafka.consumer.fetch_errors import OK, RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.protocol.apis import FETCH
@@ -46,12 +47,10 @@ class RangeFetcher:
         cluster = client.cluster
         ids = topic_ids.ids_by_name(cluster, [tp.topic])
         version = topic_ids.choose_version(client, FETCH, node, ids)
-        R = FETCH.Request
-        request = R(replica_id=-1, max_wait_ms=self.max_wait_ms, min_bytes=1, max_bytes=self.max_partition_bytes,
-                    isolation_level=0, topics=[R.FetchTopic(
-                        topic=tp.topic, topic_id=ids[tp.topic], partitions=[R.FetchTopic.FetchPartition(
-                            partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
-                            fetch_offset=offset, partition_max_bytes=self.max_partition_bytes)])])
+        wanted = PartitionFetch(tp.topic, tp.partition, offset, self.max_partition_bytes,
+                                cluster.leader_epoch_for_partition(tp))
+        request = build_fetch_request([wanted], ids, max_wait_ms=self.max_wait_ms, min_bytes=1,
+                                      max_bytes=self.max_partition_bytes)
         future = client.send(node, request, api=FETCH, version=version)
         client.poll(timeout_ms=0)  # put the request on the wire now, so the broker works meanwhile
         return offset, future

@@ -16,6 +16,8 @@ import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, TypeVar
 
 from kafka import errors
+from kafka.client import topic_ids
+from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.consumer.fetcher import Fetcher
@@ -162,18 +164,13 @@ class OffsetReader:
         if not positions:
             return {}
         cluster = self.client.cluster
-        R = FETCH.Request
         committed = self.read_committed
 
         def build(node: int, version: int, items: List[Tuple[TopicPartition, int]]) -> Any:
-            by_topic: Dict[str, List[Any]] = {}
-            for tp, offset in items:
-                by_topic.setdefault(tp.topic, []).append(R.FetchTopic.FetchPartition(
-                    partition=tp.partition, current_leader_epoch=cluster.leader_epoch_for_partition(tp),
-                    fetch_offset=offset, partition_max_bytes=1))
-            return R(replica_id=-1, max_wait_ms=10, min_bytes=1, max_bytes=1, isolation_level=int(committed),
-                     topics=[R.FetchTopic(topic=t, topic_id=cluster.topic_id(t), partitions=ps)
-                             for t, ps in by_topic.items()])
+            wanted = [PartitionFetch(tp.topic, tp.partition, offset, 1, cluster.leader_epoch_for_partition(tp))
+                      for tp, offset in items]
+            return build_fetch_request(wanted, topic_ids.ids_by_name(cluster, (p.topic for p in wanted)),
+                                       max_wait_ms=10, min_bytes=1, max_bytes=1, isolation_level=int(committed))
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, int]]:
             names = {cluster.topic_id(t): t for t, _ in positions}

@@ -123,7 +123,12 @@ def _convert(key: str, value: str) -> Any:
         except ValueError:
             raise _fail("kafka option for %s must be an integer, not %r" % (key, value)) from None
     if key == "acks":
-        return "all" if value == "all" else int(value)
+        if value == "all":
+            return value
+        try:
+            return int(value)
+        except ValueError:
+            raise _fail("kafka option for acks must be all, 0, 1 or -1, not %r" % (value,)) from None
     return value
 
 

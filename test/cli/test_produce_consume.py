@@ -21,9 +21,11 @@ from typing import Dict, List, Optional
 
 import pytest
 
+from kafka.admin import KafkaAdminClient
 from test.support.groups import narrow_group_versions
 from test.support.processes import interrupt, reaped
 from test.support.topics import new_topic
+from test.support.waiting import wait_until
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 CODECS = ["none", "gzip", "snappy", "lz4", "zstd"]
@@ -222,13 +224,17 @@ def test_from_timestamp_before_all_records_reads_everything(broker):
 
 def test_from_timestamp_with_no_later_record_starts_at_the_end(mock_cluster):
     mock_cluster.create_topic("stamped", 2)
+    for partition in (0, 1):  # one leader: the consumer positions both partitions with the same requests
+        mock_cluster.set_partition_leader("stamped", partition, 1)
     servers = mock_cluster.bootstrap_servers
     assert cli("produce", "stamped", "--bootstrap-server", servers, stdin=b"old-1\nold-2\n").returncode == 0
     # The mock finds no offset for any timestamp: every partition starts at its end.
+    mock_cluster.start_request_tracking()
     with reaped(spawn("consume", "stamped", "--bootstrap-server", servers, "--from-timestamp",
                       str(int(time.time() * 1000) + 3_600_000), "--max-messages", "1",
                       "--timeout-ms", "20000")) as process:
-        time.sleep(2.0)  # let it position itself before the new record arrives
+        # Positioned once it fetches: only then may the new record arrive.
+        assert wait_until(lambda: mock_cluster.requests("Fetch") or process.poll() is not None, timeout=30)
         assert cli("produce", "stamped", "--bootstrap-server", servers, stdin=b"new\n").returncode == 0
         out, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
@@ -279,9 +285,12 @@ def test_ctrl_c_stops_a_group_member_cleanly(broker):
 def test_ctrl_c_while_joining_does_not_wait_for_the_join(broker):
     """Tansu answers this first join after 15 s (half the session timeout); Ctrl-C must not wait for it."""
     topic = make_topic(broker)
-    with reaped(spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--group",
-                      "cli-joining-" + uuid.uuid4().hex[:8], "--session-timeout-ms", "30000")) as process:
-        time.sleep(5)
+    group = "cli-joining-" + uuid.uuid4().hex[:8]
+    with reaped(spawn("consume", topic, "--bootstrap-server", broker.bootstrap_servers, "--group", group,
+                      "--session-timeout-ms", "30000")) as process:
+        with KafkaAdminClient(bootstrap_servers=broker.bootstrap_servers) as admin:
+            # The broker lists the member as soon as its JoinGroup arrived, and holds the answer 15 s.
+            assert wait_until(lambda: admin.describe_consumer_groups([group])[group].members, timeout=30)
         assert process.poll() is None
         out, err, took = interrupt(process)
     assert process.returncode == 0 and err == b"kafkawire consume: 0 records\n", err

@@ -11,6 +11,7 @@ import time
 import pytest
 
 from test.support.topics import new_topic
+from test.support.waiting import wait_until
 
 KEYS = [b"", b"a", b"key-1", b"key-22", b"\x00\xff\x10", "caf\u00e9"] + [b"k%d" % i for i in range(40)]
 
@@ -258,7 +259,8 @@ def test_delivery_reports_run_in_the_application_thread(broker, kc):
     threads = []
     for _ in range(5):
         producer.produce(topic, b"v", on_delivery=lambda err, msg: threads.append(threading.current_thread()))
-    time.sleep(0.5)
+    # Every record delivered, its report queued by the engine's thread; still none has run.
+    assert wait_until(lambda: len(producer._reports) == 5, timeout=30)
     assert threads == []  # nothing runs until poll() or flush()
     producer.flush(30)
     assert threads == [threading.current_thread()] * 5

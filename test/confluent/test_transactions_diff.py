@@ -79,3 +79,43 @@ def test_abort_transaction_reports_and_state_errors(broker, ck, kc):
         producer.commit_transaction(30)
         results[lib.__name__] = (reports, late, len(producer))
     assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+def _committed_values(ck, broker, topic):
+    consumer = ck.Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": uuid.uuid4().hex,
+                            "auto.offset.reset": "earliest", "isolation.level": "read_committed"})
+    try:
+        consumer.assign([ck.TopicPartition(topic, 0, 0)])
+        values, deadline = [], time.monotonic() + 20
+        while time.monotonic() < deadline and b"kept" not in values:
+            msg = consumer.poll(0.2)
+            if msg is not None and msg.error() is None:
+                values.append(msg.value())
+        for msg in consumer.consume(100, 1.0):  # anything after "kept" would be a leak
+            if msg.error() is None:
+                values.append(msg.value())
+        return values
+    finally:
+        consumer.close()
+
+
+def test_abort_right_after_produce_to_a_new_topic_leaks_nothing(broker, ck, kc):
+    # The first produce() to a topic waits for its metadata. kafka.confluent
+    # used to hand that record to the engine after the abort, so it was
+    # written in the next transaction and committed with it.
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="cf-txn-early-abort")
+        reports = []
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers,
+                                 "transactional.id": "cf-early-" + uuid.uuid4().hex})
+        producer.init_transactions(30)
+        producer.begin_transaction()
+        producer.produce(topic, b"doomed", on_delivery=lambda err, msg: reports.append(err))
+        producer.abort_transaction(30)
+        producer.begin_transaction()
+        producer.produce(topic, b"kept")
+        producer.commit_transaction(30)
+        producer.flush(10)
+        purged = (None, lib.KafkaError._PURGE_QUEUE, lib.KafkaError._PURGE_INFLIGHT)
+        assert [err if err is None else err.code() for err in reports] in ([code] for code in purged), lib
+        assert _committed_values(ck, broker, topic) == [b"kept"], lib.__name__

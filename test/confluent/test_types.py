@@ -85,6 +85,21 @@ def test_message(ck, kc):
         hash(ours)
 
 
+def test_message_comparisons_and_protocols(ck, kc):
+    def behaviour(lib):
+        a, same, other = lib.Message(value=b"v"), lib.Message(value=b"v"), lib.Message(value=b"w")
+        observed = [a == same, a != same, a == other, a == b"v", bool(a), bool(lib.Message()), len(a)]
+        for attempt in (lambda: a < same, lambda: list(a), lambda: hash(a)):
+            try:
+                attempt()
+                observed.append("ok")
+            except TypeError:
+                observed.append("TypeError")
+        return observed
+
+    assert behaviour(kc) == behaviour(ck)
+
+
 def test_versions(ck, kc):
     assert kc.version() == ck.version()
     assert kc.libversion() == ck.libversion()

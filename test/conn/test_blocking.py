@@ -68,7 +68,8 @@ def test_non_kafka_peers_fail_clearly_and_in_time(behaviour, error):
         started = time.monotonic()
         with pytest.raises(error):
             BlockingConnection("127.0.0.1", peer.port, timeout=1.0)
-        assert time.monotonic() - started < 3.0
+        # Well past the 1 s timeout on a loaded machine, still short of the 10 s the silent peer stays.
+        assert time.monotonic() - started < 8.0
     finally:
         peer.close()
 

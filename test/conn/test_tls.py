@@ -36,13 +36,15 @@ from kafka.record import MemoryRecords, MemoryRecordsBuilder
 from kafka.structs import TopicPartition
 from kafka.testing import EmbeddedBroker
 from test.support.topics import create_topic_with as create_topic
+from test.support.waiting import wait_until
 
 from .tls_support import KEY_PASSWORD, Pki, TlsProxy, make_pki
 
 #: Time a failing connection attempt is given; a test must end soon after.
 FAIL_TIMEOUT_MS = 1500
-#: Slack allowed on top of FAIL_TIMEOUT_MS before "bounded time" is violated.
-SLACK_S = 2.0
+#: Slack allowed on top of FAIL_TIMEOUT_MS before "bounded time" is violated: room for a loaded
+#: machine, still far below the 20 s the clients wait for anything retriable.
+SLACK_S = 5.0
 
 
 class TlsCluster(NamedTuple):
@@ -107,9 +109,7 @@ def wait_for_failures(proxy: TlsProxy, timeout: float = 3.0) -> list:
     The client gives up as soon as it reads the alert, which can be before
     the proxy's own thread has noted the failure.
     """
-    deadline = time.monotonic() + timeout
-    while not proxy.handshake_failures and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: proxy.handshake_failures, timeout, interval=0.01)
     return proxy.handshake_failures
 
 
@@ -210,10 +210,7 @@ def test_many_clients_at_once(proxy: TlsProxy, pki: Pki) -> None:
         thread.join(60)
     assert not failures
     assert proxy.handshakes >= 12 and not proxy.handshake_failures
-    deadline = time.monotonic() + 5
-    while proxy.open_connections() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    assert proxy.open_connections() == 0
+    assert wait_until(lambda: proxy.open_connections() == 0, 5, interval=0.02)
 
 
 # ---------------------------------------------------------------------------
@@ -368,7 +365,7 @@ def test_rejected_certificate_fails_at_once_instead_of_retrying(proxy: TlsProxy,
         started = time.monotonic()
         with pytest.raises(errors.SslCertificateError):
             metadata(client, timeout_ms=20000)
-        assert time.monotonic() - started < 3.0
+        assert time.monotonic() - started < 8.0  # not after the 20 s allowed for retries
 
 
 @pytest.mark.parametrize("user", ["producer", "consumer-constructor", "consumer-poll", "admin"])
@@ -478,10 +475,11 @@ def test_waiting_for_a_silent_peer_does_not_spin(pki: Pki) -> None:
     client._selector.select = counting_select
     try:
         node = client.least_loaded_node()
-        started = time.process_time()
         assert not client.await_ready(node, 1000)
+        # A spinning wait calls the selector thousands of times a second. The
+        # count does not depend on the machine's load, unlike CPU seconds,
+        # which benchmarks/idle_cpu.py measures.
         assert len(calls) < 200, "%d selector waits in one second" % len(calls)
-        assert time.process_time() - started < 0.5
     finally:
         client.close()
         silent.close()

@@ -61,7 +61,7 @@ def test_producer_futures_fail_with_unsupported_version_and_it_is_logged_once(
                 with pytest.raises(errors.UnsupportedVersionError, match=expected):
                     future.get(timeout=5)
             assert time.monotonic() - started < PROMPT_S  # at once, not after delivery_timeout_ms
-            time.sleep(OBSERVE_S)
+            time.sleep(OBSERVE_S)  # the sender thread keeps turning meanwhile: still logged once
             with pytest.raises(errors.UnsupportedVersionError):
                 producer.send(TOPIC, b"later").get(timeout=5)
         finally:

@@ -109,7 +109,7 @@ class ProducerThread:
             future.add_errback(self.failed.append)
             self.sent += 1
             i += 1
-            time.sleep(self.interval)
+            self._stop.wait(self.interval)  # the sending rate; stop() ends the wait
 
     def stop(self) -> None:
         """Stop sending and wait for every record to be acknowledged."""

@@ -6,6 +6,7 @@ them, and handed to the fetcher directly.
 
 from __future__ import annotations
 
+import gc
 import struct
 
 import pytest
@@ -87,6 +88,7 @@ def test_records_before_a_malformed_end_are_returned_then_the_error():
     with pytest.raises(CorruptRecordError):
         fetcher.fetched_records()
     assert sub.position(TP) == 500
+    assert gc.isenabled()  # paused while the poll built records, on again though it raised
 
 
 def test_message_format_v1_records_come_out_as_consumer_records():

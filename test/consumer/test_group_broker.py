@@ -11,6 +11,7 @@ JoinGroup/SyncGroup/LeaveGroup, KIP-394 member ids).
 
 from __future__ import annotations
 
+import logging
 import time
 import uuid
 
@@ -104,18 +105,23 @@ def test_two_members_share_and_hand_over(broker, topic):
 
 
 @pytest.mark.slow
-def test_first_join_with_the_default_session_timeout(broker, topic):
+def test_first_join_with_the_default_session_timeout(broker, topic, caplog):
     # The 45 s default session timeout: Tansu answers the JoinGroup after
     # about 23 s (half of it), still inside the 30 s request timeout.
+    caplog.set_level(logging.DEBUG, logger="kafka.consumer.group.classic")
     client = KafkaClient(bootstrap_servers=broker.bootstrap_servers)
     sub = SubscriptionState("earliest")
     sub.subscribe([topic])
     group = "default-%s" % uuid.uuid4().hex[:8]
     co = ConsumerCoordinator(client, sub, group_id=group, enable_auto_commit=False)
     try:
-        took = join(co, sub, 4, timeout=45)
+        # The wait is measured by benchmarks/group_join.py; the generous limit only guards against a hang.
+        took = join(co, sub, 4, timeout=90)
         print("Tansu: first join of brand-new group %s took %.2f s (default 45 s session timeout)" % (group, took))
-        assert took < 40
+        # Joined by the JoinGroup the broker held (after a MEMBER_ID_REQUIRED round at most), not by
+        # one sent again after the request timed out.
+        joins = [r for r in caplog.records if "JoinGroup as" in r.getMessage()]
+        assert 1 <= len(joins) <= 2, [r.getMessage() for r in joins]
     finally:
         co.close(timeout_ms=5000)
         client.close()

@@ -108,7 +108,7 @@ class Member:
                 except BaseException as exc:  # noqa: BLE001 - handed to the caller
                     reply.put((False, exc))
             if not self._polling.is_set():
-                time.sleep(0.02)
+                self._polling.wait(0.02)  # returns at resume(); wakes meanwhile for calls
                 continue
             try:
                 self.coordinator.poll(100)
@@ -182,6 +182,14 @@ def wait_for(condition: Callable[[], bool], timeout: float, what: str) -> float:
     return waiting.wait_for(condition, timeout, what, interval=0.02)
 
 
+def auto_commit_rounds_since(member: Member, since: float, rounds: int = 2) -> bool:
+    """Whether ``member`` considered auto-committing ``rounds`` times since ``since`` and no commit is in flight."""
+    co = member.coordinator
+    interval = co.config["auto_commit_interval_ms"] / 1000.0
+    # Each round sets the next one an interval ahead of when it ran.
+    return co._next_auto_commit > since + rounds * interval and (co._auto_commit is None or co._auto_commit.is_done)
+
+
 def settled(group: Sequence[Member], partitions: Set[TopicPartition] = ALL) -> bool:
     """Every member stable and every partition owned by exactly one of them."""
     if not all(m.stable() for m in group):
@@ -200,9 +208,8 @@ def no_errors(*group: Member) -> None:
 
 def test_one_member_gets_every_partition(cluster, members):
     m = members(cluster)
-    elapsed = wait_for(lambda: settled([m]), 10, "the first join")
+    wait_for(lambda: settled([m]), 10, "the first join")
     assert m.assignment == ALL
-    assert elapsed < 5
     assert m.coordinator.generation >= 0 and m.coordinator.member_id
     assert not m.coordinator.need_rejoin()
     no_errors(m)
@@ -232,9 +239,9 @@ def test_member_that_stops_heartbeating_is_replaced(cluster, members):
     dead = group.pop()
     orphaned = dead.assignment
     dead.crash()
+    # Session timeout, plus the mock's 1 s session check and its rebalance wait:
+    # about 3 s; the limit only guards against a hang.
     took = wait_for(lambda: settled(group), 15, "the others to take over")
-    # Session timeout, plus the mock's 1 s session check and its rebalance wait.
-    assert took < 3 * SESSION_MS / 1000.0
     assert orphaned <= set().union(*(m.assignment for m in group))
     print("partitions of a crashed member taken over after %.1f s (session timeout %.1f s)" % (took, SESSION_MS / 1000))
     no_errors(*group)
@@ -367,7 +374,9 @@ def test_auto_commit_does_not_overwrite_a_newer_owner(cluster, members):
     assert all(b.subscription.position(tp) == 5 for tp in moved)
     b.call(lambda: [b.subscription.seek(tp, 50) for tp in moved])
     b.call(lambda: b.coordinator.commit_offsets_sync(b.subscription.all_consumed(), 5000))
-    time.sleep(1.0)  # several auto-commit intervals of both members
+    committed_at = time.monotonic()
+    wait_for(lambda: auto_commit_rounds_since(a, committed_at) and auto_commit_rounds_since(b, committed_at),
+             10, "two auto-commit rounds of both members")
     committed = b.call(lambda: b.coordinator.fetch_committed_offsets(ALL, 5000))
     assert {tp: o.offset for tp, o in committed.items()} == {tp: 50 if tp in moved else 5 for tp in ALL}
     no_errors(a, b)
@@ -480,7 +489,7 @@ def test_coordinator_down_longer_than_the_session(cluster, members):
     wait_for(lambda: settled([m]), 10, "the join")
     generation = m.coordinator.generation
     cluster.broker_down(2)
-    time.sleep(SESSION_MS / 1000.0 + 1.5)
+    time.sleep(SESSION_MS / 1000.0 + 1.5)  # down past the session timeout and the mock's 1 s session check
     cluster.broker_up(2)
     # The coordinator dropped the member meanwhile: it finds out, loses its
     # partitions and joins again.
@@ -511,9 +520,11 @@ def test_unsubscribe_leaves_the_group(cluster, members):
     b = members(cluster, listener=Recorder())
     wait_for(lambda: settled([a, b]), 20, "two members")
     had = set(b.assignment)
+    cluster.start_request_tracking()
     b.call(b.subscription.unsubscribe)
-    took = wait_for(lambda: settled([a]), 10, "the remaining member to take everything")
-    assert took < SESSION_MS / 1000.0
+    # It leaves (rather than letting its session expire), so the takeover needs no session timeout.
+    wait_for(lambda: settled([a]), 10, "the remaining member to take everything")
+    assert cluster.requests("LeaveGroup"), "unsubscribe() sends a LeaveGroup"
     assert b.subscription.assigned_partitions() == set()
     assert had  # (the listener was dropped with the subscription)
     no_errors(a, b)

@@ -76,8 +76,10 @@ def test_member_killed_without_leaving(cluster, strategy):
         # Detection takes the session timeout (the mock checks once a second);
         # the mock then holds the rebalance open for session_timeout - 1 s
         # (Kafka would complete it once the survivors rejoined, at their next
-        # heartbeat). Beyond that, our clients may add at most a few seconds.
-        assert took < SESSION_MS / 1000.0 + 1.0 + (SESSION_MS / 1000.0 - 1.0) + 3.0
+        # heartbeat): about 12 s. The limit leaves a loaded machine 10 s more,
+        # and still fails a survivor that notices only when a 30 s request
+        # times out.
+        assert took < SESSION_MS / 1000.0 + 1.0 + (SESSION_MS / 1000.0 - 1.0) + 10.0
         assert orphaned <= set().union(*(s.assignment() for s in survivors))
 
         if strategy == "cooperative-sticky":

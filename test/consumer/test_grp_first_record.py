@@ -1,8 +1,11 @@
-"""How long the first record takes for a new consumer in a new group, on the embedded broker.
+"""The first record for a new consumer, in a new group and without one, on the embedded broker.
 
-Measured and printed (run with ``-s``): from creating the KafkaConsumer to
-the first record returned by ``poll``, split at the moment the JoinGroup
-was answered. What was found about the time it takes:
+What this checks: the consumer joins a new group and gets its first record,
+with the client's 6 s and default session timeouts, and the broker holds
+the JoinGroup about as long as documented below (a lower bound, which load
+cannot break). How long each step takes is measured by
+``benchmarks/group_join.py``, not asserted here, where a loaded machine
+could fail the build. What was found about the time it takes:
 
 - Tansu holds the JoinGroup of a member joining a group for half the
   session timeout it asks for (3.0 s at 6 s, 5.0 s at 10 s, 23 s at the
@@ -14,7 +17,7 @@ was answered. What was found about the time it takes:
   shorter ``session_timeout_ms``.
 - Everything else — bootstrap, FindCoordinator, SyncGroup, the committed
   offsets lookup, ListOffsets and the first Fetch — takes well under a
-  second together, which is asserted.
+  second together.
 
 Tansu answers JoinGroup with MEMBER_ID_REQUIRED even at v3, which predates
 KIP-394; the client handles it at every version.
@@ -89,19 +92,14 @@ def test_first_record_in_a_new_group(broker, topic):
     group = "first-%s" % uuid.uuid4().hex[:8]
     took, clock, start = _first_record(broker, topic, group_id=group, session_timeout_ms=SESSION_MS,
                                        heartbeat_interval_ms=1000)
-    assert clock.joined_at is not None and clock.join_sent_at
-    first_join = clock.join_sent_at[0] - start
+    assert clock.joined_at is not None
+    # One JoinGroup, or two with a MEMBER_ID_REQUIRED round first: no other rejoin delayed the record.
+    assert 1 <= len(clock.join_sent_at) <= 2, clock.join_sent_at
     join_wait = clock.joined_at - clock.join_sent_at[-1]
-    after_join = start + took - clock.joined_at
-    print("\nTansu, new group, session timeout %.0f s: first record after %.2f s "
-          "(first JoinGroup sent at %.2f s, %d JoinGroup(s), the last one answered after %.2f s, "
-          "first record %.2f s after the join)"
-          % (SESSION_MS / 1000, took, first_join, len(clock.join_sent_at), join_wait, after_join))
-    # The broker's wait is half the session timeout; the rest is ours.
-    assert join_wait == pytest.approx(SESSION_MS / 2000.0, abs=1.0)
-    assert first_join < 2.0
-    assert after_join < 2.0
-    assert took < SESSION_MS / 2000.0 + 4.0
+    print("\nTansu, new group, session timeout %.0f s: first record after %.2f s (JoinGroup held %.2f s)"
+          % (SESSION_MS / 1000, took, join_wait))
+    # The broker's wait is half the session timeout (load can only lengthen it).
+    assert join_wait >= SESSION_MS / 2000.0 - 1.0
 
 
 def test_first_record_without_a_group(broker, topic):
@@ -112,21 +110,22 @@ def test_first_record_without_a_group(broker, topic):
         consumer.assign([TopicPartition(topic, 0), TopicPartition(topic, 1)])
         consumer.seek_to_beginning()
         while not consumer.poll(timeout_ms=200):
-            assert time.monotonic() - start < 30
+            assert time.monotonic() - start < 30, "no record within 30 s"
         took = time.monotonic() - start
     finally:
         consumer.close()
     print("\nTansu, manual assignment: first record after %.2f s" % took)
-    assert took < 3.0
 
 
 @pytest.mark.slow
 def test_first_record_with_the_default_session_timeout(broker, topic):
-    # What a user sees with the defaults (45 s session timeout): about 23 s.
+    # What a user sees with the defaults (45 s session timeout): about 23 s,
+    # the JoinGroup held longer than nothing but the consumer's request timeout.
     group = "default-%s" % uuid.uuid4().hex[:8]
     took, clock, start = _first_record(broker, topic, group_id=group)
+    assert clock.joined_at is not None
+    assert 1 <= len(clock.join_sent_at) <= 2, clock.join_sent_at  # none sent again after a request timeout
     join_wait = clock.joined_at - clock.join_sent_at[-1]
     print("\nTansu, new group, default 45 s session timeout: first record after %.2f s (JoinGroup held %.2f s)"
           % (took, join_wait))
-    assert join_wait == pytest.approx(22.5, abs=2.0)
-    assert took < join_wait + 4.0
+    assert join_wait >= 22.5 - 2.0

@@ -122,3 +122,30 @@ def test_records_sent_while_a_batch_awaits_its_retry_are_all_written(mock_cluste
     assert size == 1 + len(futures) + markers
     assert values == [b"warm-up", b"first"] + [b"late-%d" % i for i in range(20)]
     assert offsets == sorted(offsets) and len(set(offsets)) == len(offsets)
+
+
+@pytest.mark.parametrize("hurry", ["flushing", "a newer batch is queued behind it"])
+def test_a_batch_in_retry_back_off_does_not_make_its_leader_ready(hurry):
+    # The reliability run stalled here: during a flush the accumulator called
+    # the leader ready while drain() still refused the retry for its
+    # back-off, so the sender found nothing to send and slept its longest
+    # poll (1 s) on every retry: slower than the mock cluster's injected
+    # errors arrived, and the flush never ended.
+    acc = RecordAccumulator(batch_size=16384, linger_ms=0, retry_backoff_ms=50)
+    cluster = _OneLeader()
+    _append(acc, b"first")
+    [sent] = acc.drain(cluster, [1], 1 << 20, now=100.0)[1]
+    acc.reenqueue(sent, now=100.0)
+    if hurry == "flushing":
+        acc.begin_flush()
+    else:
+        _append(acc, b"second")
+
+    nodes, next_check, _ = acc.ready(cluster, now=100.02)
+    assert nodes == set()
+    assert next_check == pytest.approx(0.03)
+
+    nodes, _, _ = acc.ready(cluster, now=100.06)
+    assert nodes == {1}
+    [retry] = acc.drain(cluster, nodes, 1 << 20, now=100.06)[1]
+    assert retry is sent

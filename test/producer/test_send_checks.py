@@ -52,12 +52,12 @@ def _still_delivers(producer, log, value=b"after"):
 @pytest.mark.parametrize("topic", BAD_TOPICS, ids=repr)
 def test_a_bad_topic_is_refused_at_send_and_does_not_wedge_the_producer(peer, topic):
     scripted, log = peer
-    producer = _producer(scripted)
+    producer = _producer(scripted, max_block_ms=30000)
     try:
         started = time.monotonic()
         with pytest.raises(errors.IllegalArgumentError):
             producer.send(topic, b"v")
-        assert time.monotonic() - started < 1.0
+        assert time.monotonic() - started < 10  # at once, not after max_block_ms waiting for metadata
         with pytest.raises(errors.IllegalArgumentError):
             producer.partitions_for(topic)
         _still_delivers(producer, log)
@@ -193,7 +193,7 @@ def test_an_idempotent_producer_keeps_its_sequence_after_a_batch_fails_to_encode
                          ids=["max_request_size", "buffer_memory"])
 def test_a_record_too_large_for_a_request_or_the_buffer_is_refused_at_once(peer, limits):
     scripted, log = peer
-    producer = _producer(scripted, max_block_ms=5000, **limits)
+    producer = _producer(scripted, max_block_ms=30000, **limits)
     try:
         producer.send("t", b"small").get(5)  # the fast path now knows the topic
         name = list(limits)[0]
@@ -201,7 +201,7 @@ def test_a_record_too_large_for_a_request_or_the_buffer_is_refused_at_once(peer,
             started = time.monotonic()
             with pytest.raises(errors.MessageSizeTooLargeError, match=name):
                 producer.send("t", b"x" * 10001, **kwargs)
-            assert time.monotonic() - started < 1.0
+            assert time.monotonic() - started < 10  # at once, not after max_block_ms waiting for room
         with pytest.raises(errors.MessageSizeTooLargeError):
             producer.send("t", b"x" * 6000, key=b"k" * 6000)
         producer.send("t", b"x" * 5000).get(5)

@@ -60,8 +60,8 @@ def test_construction_makes_no_network_call(monkeypatch):
     consumer.close()  # never used: nothing to close
     with pytest.raises(RuntimeError):
         consumer.poll(0)
-    assert time.monotonic() - started < 2.0
-    assert calls == []
+    assert time.monotonic() - started < 10  # no connection attempt is waited for...
+    assert calls == []  # ...nor made
     assert producer._inner_producer is None and txn._inner_producer is None and consumer._inner_consumer is None
     assert consumer.consumer_group == "g"
 
@@ -190,9 +190,6 @@ def test_transactional_commit_visible_to_read_committed(broker, lib):
 
 
 def test_transactional_abort_hidden_from_read_committed(broker, lib):
-    if lib is kafka.confluent:
-        pytest.xfail("kafka.confluent.Producer's records produced just before abort_transaction can stay visible "
-                     "to read_committed consumers (confluent_kafka's are hidden): a Producer issue, not the wrapper's")
     topic = new_topic(broker)
     txn = TransactionalProducer(broker.bootstrap_servers)
     txn.begin_transaction()

@@ -44,7 +44,7 @@ def record_bytes(ts_delta, offset_delta, key, value, headers=()):
             body += zigzag_varint(len(field)) + field
     body += zigzag_varint(len(headers))
     for hkey, hvalue in headers:
-        body += zigzag_varint(len(hkey)) + hkey.encode()
+        body += zigzag_varint(len(hkey.encode())) + hkey.encode()
         body += zigzag_varint(-1) if hvalue is None else zigzag_varint(len(hvalue)) + hvalue
     return zigzag_varint(len(body)) + bytes(body)
 
@@ -215,3 +215,73 @@ def test_offset_deltas_of_every_varint_width_one_by_one():
     data, expected = body_of(specs)
     assert read_all(data, len(specs), chunk=4) == expected
     assert [r.offset - BASE_OFFSET for r in read_one_by_one(data, len(specs))] == deltas
+
+
+# -- realistic records: every length differs, keys, headers ---------------------------------------
+
+_header = st.tuples(
+    st.text(max_size=70),  # keys of 64+ UTF-8 bytes take two length bytes
+    st.one_of(st.none(), st.binary(max_size=150)),  # values of 64+ bytes too
+)
+_record = st.tuples(
+    st.integers(min_value=0, max_value=1 << 20),  # timestamp delta: one to three varint bytes
+    st.integers(min_value=0, max_value=3),  # offset gap before the record
+    st.one_of(st.none(), st.binary(max_size=80)),
+    st.one_of(st.none(), st.binary(max_size=300)),
+    st.lists(_header, max_size=4),
+)
+
+
+def row_of(record, prefix=("t", 1, 2)):
+    """The consumer row of ``record``, sizes as kafka-python counts them."""
+    headers = record.headers
+    header_size = sum(len(k.encode()) + len(v or b"") for k, v in headers) if headers else -1
+    key_size = -1 if record.key is None else len(record.key)
+    value_size = -1 if record.value is None else len(record.value)
+    return prefix + tuple(record) + (None, key_size, value_size, header_size)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=st.lists(_record, min_size=1, max_size=60), chunk=st.integers(min_value=1, max_value=70))
+def test_records_of_any_shape_decode_as_the_specification_says(records, chunk):
+    specs = []
+    delta = -1
+    for ts, gap, key, value, headers in records:
+        delta += gap + 1
+        specs.append((ts, delta, key, value, tuple(headers)))
+    data, expected = body_of(specs)
+    assert read_all(data, len(specs), chunk) == expected
+    assert read_one_by_one(data, len(specs)) == expected
+    reader = RecordReader(data, 0, len(data), len(specs), BASE_OFFSET, BASE_TS, None, 0, tuple, ("t", 1, 2))
+    rows = []
+    while reader.remaining:
+        rows += reader.take(chunk)
+    assert rows == [row_of(r) for r in expected]
+
+
+@pytest.mark.parametrize("headers", [
+    (("k", None),),  # a null value
+    (("k" * 64, b"v"),),  # a key length of two bytes
+    (("k", b"v" * 64),),  # a value length of two bytes
+    (("\u00e9t\u00e9", b""),),  # a key of multi-byte characters, an empty value
+    tuple(("h%d" % i, b"%d" % i) for i in range(64)),  # a header count of two bytes
+])
+def test_headers_off_the_short_path_decode_the_same(headers):
+    specs = [(0, i, b"key", b"value" * i, headers if i % 2 else ()) for i in range(20)]
+    data, expected = body_of(specs)
+    assert read_all(data, 20, chunk=3) == expected
+    rows = RecordReader(data, 0, len(data), 20, BASE_OFFSET, BASE_TS, None, 0, tuple, ("t", 1, 2)).take(20)
+    assert rows == [row_of(r) for r in expected]
+
+
+@pytest.mark.parametrize("damage, message", [
+    ((b"\x02k\x02v", b"\x80k\x02v"), "header key length|ends inside|fields end"),  # a key length running on
+    ((b"\x02k\x02v", b"\x02\xff\x02v"), "not valid UTF-8"),
+    ((b"\x02k\x02v", b"\x02k\x7ev"), "overruns|fields end|ends inside"),  # a value longer than the record
+])
+def test_damaged_headers_raise_our_error(damage, message):
+    good = record_bytes(0, 0, None, b"value", (("k", b"v"),))
+    assert good.endswith(b"\x02\x02k\x02v")  # one header: count 1, key "k", value "v"
+    body = good.replace(*damage) + record_bytes(1, 1, None, b"next", ())
+    with pytest.raises(CorruptRecordError, match=message):
+        read_all(body, 2)

@@ -16,6 +16,7 @@ from kafka.record import (
     TimestampType,
     codecs,
 )
+from kafka.record.batch import HEADER_SIZE, estimate_record_size, estimate_record_sizes
 from kafka.record.varint import decode_varint, decode_varlong, encode_varint, size_of_varint
 
 CODECS = [c for c in ("none", "gzip", "snappy", "lz4", "zstd") if codecs.is_available(c)]
@@ -139,6 +140,28 @@ def test_estimate_is_an_upper_bound():
         assert len(builder.build()) <= RecordBatchBuilder.estimate_size_in_bytes(
             key, value, headers
         )
+
+
+def test_record_estimate_bounds_a_record_alone_in_its_batch():
+    cases = [(None, b"v", None), (b"k" * 200, None, [("\u20ac" * 50, b"x" * 300)] * 200),
+             (b"k", b"v" * 70000, [("h", None)])]
+    for key, value, headers in cases:
+        builder = RecordBatchBuilder()
+        builder.append(0, T, key, value, headers or [])
+        assert len(builder.build()) - HEADER_SIZE <= estimate_record_size(key, value, headers)
+
+
+def test_column_estimates_match_the_record_estimate():
+    keys = [None, b"", b"key"]
+    values = [b"v", b"value" * 9, b""]
+    headers = [None, [("a", b"1")], [("b\u00e9", None), ("c", b"")]]
+    for key_column, header_column in [(None, None), (keys, None), (None, headers), (keys, headers)]:
+        expected = [estimate_record_size(key_column[i] if key_column else None, values[i],
+                                         header_column[i] if header_column else None) for i in range(3)]
+        assert estimate_record_sizes(key_column, values, header_column) == expected
+    # With keys, a value may be null (a tombstone).
+    assert estimate_record_sizes([b"k"], [None]) == [estimate_record_size(b"k", None)]
+    assert estimate_record_sizes([b"k"], [None], [None]) == [estimate_record_size(b"k", None)]
 
 
 def test_log_append_time_builder_bit():

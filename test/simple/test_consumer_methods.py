@@ -204,7 +204,7 @@ def test_only_messages_marked_done_are_committed_with_auto_commit(broker, client
     assert timed.commit() is False  # nothing marked yet; restarts the interval
     timed.task_done(rest[0])
     assert _committed(client, group, topic, [0]) == {0: 2}
-    time.sleep(1.1)
+    time.sleep(1.1)  # past auto_commit_interval_ms
     timed.task_done(rest[1])
     assert _committed(client, group, topic, [0]) == {0: 4}
     timed.close()

@@ -425,7 +425,7 @@ def test_batch_send_every_n_cuts_batches(mock_cluster, mock_client):
     producer = SimpleProducer(mock_client, async_send=True, batch_send_every_n=5, batch_send_every_t=60)
     mock_cluster.start_request_tracking()
     producer.send_messages("every-n", b"m0", b"m1", b"m2", b"m3")
-    time.sleep(1.0)
+    time.sleep(1.0)  # many turns of the send thread, none of which may send
     assert mock_cluster.requests("Produce") == []  # 4 messages: no batch yet
     producer.send_messages("every-n", b"m4")
     assert _wait_until(lambda: len(mock_cluster.requests("Produce")) == 1)
