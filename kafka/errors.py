@@ -1007,6 +1007,18 @@ class CommitFailedError(KafkaError):
     retriable = False
 
 
+class RecordsPurgedError(KafkaError):
+    """The application purged the producer's records before they were acknowledged."""
+
+
+class PurgedInQueueError(RecordsPurgedError):
+    """The record was purged while waiting in the producer's queue: it was never sent."""
+
+
+class PurgedInFlightError(RecordsPurgedError):
+    """The record was purged while its request was in flight: the broker may have written it."""
+
+
 # -- names kafka-python has and kafkawire's own code does not raise -----------------
 # Programs catch or import these; they are defined so those programs run.
 

@@ -89,6 +89,10 @@ class AdminBase:
             raise errors.NoBrokersAvailable("could not reach any of the bootstrap servers (%s) within %g s: %s"
                                             % (addresses, timeout_ms / 1000.0, reason)) from None
 
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Log in with these ``PLAIN``/``SCRAM`` credentials from the next connection on (open ones stay)."""
+        self._client.set_sasl_credentials(username, password)
+
     def close(self) -> None:
         """Close every connection; the client cannot be used afterwards."""
         if not self._closed:

@@ -57,4 +57,7 @@ CONFIG_DOCS: Dict[str, str] = {
     "max_frame_size": "Largest response frame accepted from a broker; a bigger length prefix "
                       "fails the connection with :class:`~kafka.errors.FrameTooLargeError` "
                       "before anything is allocated.",
+    "client_events": "A callable given each connection event (:mod:`kafka.client.events`: a failed "
+                     "connection, all brokers down, a throttled response), on the client's I/O thread; "
+                     "it should only queue the event.",
 }

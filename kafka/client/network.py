@@ -18,6 +18,7 @@ import time
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka import errors
+from kafka.client.events import AllBrokersDown, ClientEvent, ConnectionFailed, Throttled
 from kafka.config_checks import check_config_values
 from kafka.cluster import ClusterMetadata
 from kafka.conn.blocking import parse_address
@@ -60,6 +61,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "sasl_plain_password": None,
     "sasl_oauth_token_provider": None,
     "max_frame_size": DEFAULT_CONNECTION_CONFIG["max_frame_size"],
+    "client_events": None,
 }
 
 #: Option names whose values are secrets: never logged or shown in reprs.
@@ -124,6 +126,12 @@ class NetworkClient:
         self._closed = False
         # (node id, api key) pairs whose missing version was already logged.
         self._reported_unsupported: Set[Tuple[int, int]] = set()
+        # For the client_events listener: events not delivered yet, the last
+        # error reported per node, and whether "all brokers down" was reported.
+        self._listener = self.config["client_events"]
+        self._events: List[ClientEvent] = []
+        self._announced: Dict[int, BaseException] = {}
+        self._all_down = False
 
     def __repr__(self) -> str:
         return "<%s client_id=%s brokers=%d>" % (type(self).__name__, self.config["client_id"], len(self._conns))
@@ -142,6 +150,21 @@ class NetworkClient:
                        oauth_token_provider=self.config["sasl_oauth_token_provider"])
         create_mechanism(mechanism, **options)  # validate now, not at first connect
         return lambda: create_mechanism(mechanism, **options)
+
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Log in with these ``PLAIN``/``SCRAM`` credentials from the next connection on.
+
+        Connections already logged in stay open; the next one (a reconnect
+        included) authenticates with the new credentials.
+        """
+        if not isinstance(username, str) or not isinstance(password, str):
+            raise errors.IllegalArgumentTypeError("username and password must be str")
+        with self._lock:
+            self.config["sasl_plain_username"] = username
+            self.config["sasl_plain_password"] = password
+            self._sasl_factory = self._make_sasl_factory()
+            for conn in self._conns.values():
+                conn.config["sasl_factory"] = self._sasl_factory
 
     def _connection_config(self) -> Dict[str, Any]:
         keys = ("client_id", "request_timeout_ms", "socket_connection_setup_timeout_ms", "reconnect_backoff_ms",
@@ -276,6 +299,17 @@ class NetworkClient:
             return
         self._reported_unsupported.add(key)
         log.error("node %s cannot serve this client: %s", node_id, error)
+
+    def broker_stats(self) -> List[Dict[str, Any]]:
+        """One dict per broker connection: ``node_id``, ``host``, ``port``, ``state``, request and byte
+        counters (``tx``, ``tx_bytes``, ``rx``, ``rx_bytes``), ``connects``, ``disconnects``,
+        ``waitresp_cnt`` (requests awaiting their response) and ``outbuf_cnt`` (not fully written)."""
+        with self._lock:
+            return [{"node_id": conn.node_id, "host": conn.host, "port": conn.port, "state": conn.state,
+                     "tx": conn.tx, "tx_bytes": conn.tx_bytes, "rx": conn.rx, "rx_bytes": conn.rx_bytes,
+                     "connects": conn.connects, "disconnects": conn.disconnects,
+                     "waitresp_cnt": conn.in_flight_count(), "outbuf_cnt": conn.unwritten_count()}
+                    for conn in self._conns.values()]
 
     def in_flight_request_count(self, node_id: Optional[int] = None) -> int:
         """Requests awaiting responses, on one node or in total."""
@@ -415,6 +449,8 @@ class NetworkClient:
             for fut, response in completed:
                 if not fut.is_done:
                     self._resolve(fut, response)
+            if self._events:
+                self._emit_events()
             if future is None or future.is_done or time.monotonic() >= deadline:
                 return
 
@@ -448,7 +484,10 @@ class NetworkClient:
                     # Fire-and-forget requests whose frame is now written complete here.
                     completed.extend(conn.send_pending())
                 if mask & selectors.EVENT_READ:
-                    completed.extend(conn.recv())
+                    received = conn.recv()
+                    if self._listener is not None and received:
+                        self._note_throttles(conn, received)
+                    completed.extend(received)
             now = time.monotonic()
             for conn in list(self._conns.values()):
                 if conn.connecting():
@@ -461,9 +500,48 @@ class NetworkClient:
                         "%s request to node %s timed out after %d ms" % (
                             expired.api.name, conn.node_id, expired.timeout * 1000.0 if expired.timeout is not None
                             else self.config["request_timeout_ms"])))
+            if self._listener is not None:
+                self._note_failures()
         # Handshake responses drive the connection state: resolve them now so
         # the next loop turn sees the new state.
         return completed
+
+    # -- events for the client_events listener -----------------------------------------
+
+    def _note_throttles(self, conn: BrokerConnection, received: List[Tuple[ResponseFuture, Any]]) -> None:
+        for _future, response in received:
+            throttle_ms = getattr(response, "throttle_time_ms", 0)
+            if throttle_ms:
+                self._events.append(Throttled(conn.node_id, conn.host, conn.port, throttle_ms))
+
+    def _note_failures(self) -> None:
+        """Queue a ConnectionFailed per new connection error, and AllBrokersDown on entering that state."""
+        for node_id, conn in self._conns.items():
+            error = conn.last_error
+            if error is not None and self._announced.get(node_id) is not error and not conn.connected():
+                self._announced[node_id] = error
+                self._events.append(ConnectionFailed(node_id, conn.host, conn.port, error))
+        brokers = self.cluster.brokers()
+        down = 0
+        for broker in brokers:
+            known = self._conns.get(broker.nodeId)
+            if known is not None and known.connected():
+                self._all_down = False
+                return
+            if known is not None and known.disconnected() and known.last_error is not None:
+                down += 1
+        if brokers and down == len(brokers) and not self._all_down:
+            self._all_down = True
+            self._events.append(AllBrokersDown(down, len(brokers)))
+
+    def _emit_events(self) -> None:
+        with self._lock:
+            events, self._events = self._events, []
+        for event in events:
+            try:
+                self._listener(event)
+            except Exception:  # noqa: BLE001 - a listener's failure must not stop the I/O loop
+                log.exception("client_events listener failed on %r", event)
 
     def _drain_wake(self) -> None:
         try:

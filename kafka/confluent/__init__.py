@@ -8,6 +8,7 @@ load this package instead. See :doc:`/confluent` for what maps to what.
 
 from __future__ import annotations
 
+from kafka.confluent._client_events import ThrottleEvent
 from kafka.confluent._tables import LIBRDKAFKA_VERSION
 from kafka.confluent.errors import KafkaError, KafkaException
 from kafka.confluent.message import (
@@ -27,7 +28,7 @@ __all__ = [
     "TIMESTAMP_NOT_AVAILABLE", "TIMESTAMP_CREATE_TIME", "TIMESTAMP_LOG_APPEND_TIME",
     "version", "libversion", "install_as_confluent_kafka",
     "SerializingProducer", "DeserializingConsumer", "ConsumerGroupTopicPartitions", "ConsumerGroupState",
-    "ConsumerGroupType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo",
+    "ConsumerGroupType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo", "ThrottleEvent",
 ]
 
 #: The confluent-kafka release whose API this package follows.

@@ -24,7 +24,7 @@ from kafka.confluent._admin_types import (
     ConsumerGroupType, DeletedRecords, DescribeClusterResult, IsolationLevel, ListConsumerGroupsResult,
     MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
     ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo, group_state)
-from kafka.confluent.admin import ClusterMetadata, MetadataSource
+from kafka.confluent.admin import ClusterMetadata, MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import OFFSET_INVALID, TopicPartition
 from kafka.structs import OffsetAndMetadata
@@ -603,16 +603,15 @@ class AdminClient:
         return 0
 
     def set_sasl_credentials(self, username: str, password: str) -> None:
-        """Use these SASL PLAIN/SCRAM credentials for connections made from now on."""
-        if not isinstance(username, str) or not isinstance(password, str):
-            raise TypeError("username and password must be str")
+        """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        check_credentials(username, password)
         with self._lock:
             self._settings["sasl_plain_username"] = username
             self._settings["sasl_plain_password"] = password
             engine = self._engine
         if engine is not None:
-            engine._client.config["sasl_plain_username"] = username
-            engine._client.config["sasl_plain_password"] = password
+            engine.set_sasl_credentials(username, password)
+        self._metadata.set_sasl_credentials(username, password)
 
     def close(self) -> None:
         """Release connections and the worker threads (not part of confluent-kafka's API)."""

@@ -76,13 +76,22 @@ class ClusterMetadata:
     __str__ = __repr__
 
 
+def check_credentials(username: Any, password: Any) -> None:
+    """Raise TypeError unless both are str (as confluent-kafka's ``set_sasl_credentials`` does)."""
+    for position, value in ((1, username), (2, password)):
+        if not isinstance(value, str):
+            raise TypeError("argument %d must be str, not %s" % (position, "None" if value is None else
+                                                                  type(value).__name__))
+
+
 class MetadataSource:
     """Builds ClusterMetadata with a lazily created :class:`~kafka.admin.KafkaAdminClient`."""
 
     def __init__(self, settings: Dict[str, Any]) -> None:
         keep = ("bootstrap_servers", "client_id", "security_protocol", "ssl_cafile", "ssl_certfile", "ssl_keyfile",
                 "ssl_password", "ssl_crlfile", "ssl_ciphers", "ssl_check_hostname", "sasl_mechanism",
-                "sasl_plain_username", "sasl_plain_password", "retry_backoff_ms", "reconnect_backoff_ms")
+                "sasl_plain_username", "sasl_plain_password", "sasl_oauth_token_provider", "retry_backoff_ms",
+                "reconnect_backoff_ms")
         self._settings = {k: v for k, v in settings.items() if k in keep}
         self._admin: Any = None
         self._lock = threading.Lock()
@@ -143,6 +152,14 @@ class MetadataSource:
             return self._client(timeout_ms).describe_cluster().cluster_id
         except Exception as exc:  # noqa: BLE001
             raise KafkaException(from_engine(exc)) from exc
+
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Use these SASL credentials for the metadata client's next logins."""
+        with self._lock:
+            self._settings["sasl_plain_username"] = username
+            self._settings["sasl_plain_password"] = password
+            if self._admin is not None:
+                self._admin.set_sasl_credentials(username, password)
 
     def close(self) -> None:
         with self._lock:

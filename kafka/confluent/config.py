@@ -16,6 +16,7 @@ import re
 import warnings
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
+from kafka.confluent._oauth import OAuthCallbackProvider
 from kafka.confluent._tables import PROPERTIES
 from kafka.confluent.errors import KafkaError, KafkaException
 
@@ -40,7 +41,7 @@ HONOURED_COMMON = frozenset([
     "metadata.broker.list", "client.id", "security.protocol", "ssl.ca.location",
     "ssl.certificate.location", "ssl.key.location", "ssl.key.password", "ssl.cipher.suites",
     "ssl.crl.location", "enable.ssl.certificate.verification", "ssl.endpoint.identification.algorithm",
-    "sasl.mechanisms", "sasl.username", "sasl.password", "retry.backoff.ms", "reconnect.backoff.ms",
+    "sasl.mechanisms", "sasl.username", "sasl.password", "sasl.oauthbearer.config", "retry.backoff.ms", "reconnect.backoff.ms",
     "reconnect.backoff.max.ms", "topic.metadata.refresh.interval.ms", "allow.auto.create.topics",
     "socket.connection.setup.timeout.ms", "connections.max.idle.ms", "group.id", "statistics.interval.ms",
 ])
@@ -282,6 +283,12 @@ def _common_settings(config: Config, role: str) -> Dict[str, Any]:
         out["sasl_mechanism"] = (config.get("sasl.mechanisms") or "GSSAPI").upper()
         out["sasl_plain_username"] = config.get("sasl.username") or None
         out["sasl_plain_password"] = config.get("sasl.password") or None
+        oauth_cb = config.callbacks.get("oauth_cb")
+        if out["sasl_mechanism"] == "OAUTHBEARER" and oauth_cb is not None:
+            provider = OAuthCallbackProvider(oauth_cb, config.get("sasl.oauthbearer.config") or None)
+            provider.refresh()  # confluent-kafka asks for the first token when the client is created
+            out["sasl_oauth_token_provider"] = provider
+            out["sasl_plain_username"] = out["sasl_plain_password"] = None
     return out
 
 

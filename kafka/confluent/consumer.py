@@ -19,8 +19,11 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
+from kafka.confluent._client_events import EventRelay
+from kafka.confluent._log_forward import client_name, forwarder_for
 from kafka.confluent._record_buffer import RecordBuffer
-from kafka.confluent.admin import MetadataSource
+from kafka.confluent._stats import statistics
+from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, partitions_list)
@@ -91,6 +94,9 @@ class Consumer:
         self._commit_interval = self._config.get_int("auto.commit.interval.ms") / 1000.0
         self._partition_eof = self._config.get_bool("enable.partition.eof")
         settings = confmod.consumer_settings(self._config)
+        self._relay = EventRelay(self._error_cb, cb.get("throttle_cb"))
+        settings["client_events"] = self._relay.listener()
+        self._relay_queue = self._relay.queue
         settings["enable_auto_commit"] = False  # commits of stored offsets are driven from here
         settings["max_poll_records"] = 500
         try:
@@ -99,6 +105,10 @@ class Consumer:
             raise KafkaException(from_engine(exc)) from exc
         self._engine.set_record_class(Message)  # records arrive as Messages: no copy per record
         self._metadata = MetadataSource(settings)
+        self._name = client_name(self._config.get("client.id") or "rdkafka", "consumer")
+        self._started = time.monotonic()
+        self._rx_msgs = 0
+        self._log_forward = forwarder_for(self._logger, self._name)
         self._buffer = RecordBuffer()
         self._stored: Dict[EngineTP, Tuple[int, Optional[str], Optional[int]]] = {}
         self._committed_sent: Dict[EngineTP, int] = {}
@@ -303,7 +313,7 @@ class Consumer:
         if timeout is not None and not isinstance(timeout, (int, float)):
             raise TypeError("timeout must be a number")
         if self._buffer and not (self._errors or self._eof_due or self._events or self._partition_eof
-                                 or self._closed or self._stats_cb is not None) and \
+                                 or self._closed or self._stats_cb is not None or self._relay_queue) and \
                 (not self._auto_commit or time.monotonic() < self._next_commit):
             # The common case, a record already fetched and nothing else to serve first.
             return self._hand_out_one()
@@ -322,6 +332,8 @@ class Consumer:
 
     def _next_messages(self, count: int, timeout: Optional[float]) -> List[Message]:
         self._check_open()
+        if self._log_forward is not None:
+            self._log_forward.watch_current_thread()  # the engine runs in the polling thread
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         out: List[Message] = []
         while True:
@@ -360,6 +372,7 @@ class Consumer:
             self._raise_rebalance_error()
             for records in batches.values():
                 self._buffer.extend(records)
+                self._rx_msgs += len(records)
 
     def _raise_rebalance_error(self) -> None:
         error, self._rebalance_error = self._rebalance_error, None
@@ -483,7 +496,7 @@ class Consumer:
 
         Asynchronous by default (``on_commit`` reports the result from a
         later poll); with ``asynchronous=False`` waits and returns the
-        committed partitions.
+        committed partitions (or raises), and ``on_commit`` is not called.
         """
         self._check_open()
         to_commit = self._offsets_from(message, offsets)
@@ -492,15 +505,13 @@ class Consumer:
         if asynchronous:
             self._send_commit(to_commit)
             return None
+        # Like confluent-kafka, a synchronous commit reports through its result only, not on_commit.
         try:
             self._engine.commit(to_commit)
         except engine_errors.KafkaError as exc:
-            error = from_engine(exc)
-            self._queue_commit_result(error, to_commit)
-            raise KafkaException(error) from exc
+            raise KafkaException(from_engine(exc)) from exc
         for etp, om in to_commit.items():
             self._committed_sent[etp] = om.offset
-        self._queue_commit_result(None, to_commit)
         return [self._result_tp(etp, om) for etp, om in sorted(to_commit.items())]
 
     @staticmethod
@@ -529,15 +540,36 @@ class Consumer:
         self._events.append(lambda: callback(error, parts))
 
     def _serve_events(self) -> None:
+        if self._relay_queue:
+            self._relay.serve()
+        if self._log_forward is not None:
+            self._log_forward.serve()
         while self._events:
             self._events.popleft()()
         if self._stats_cb is not None and self._stats_interval > 0 and time.monotonic() >= self._next_stats:
-            import json
-
             self._next_stats = time.monotonic() + self._stats_interval
-            self._stats_cb(json.dumps({
-                "type": "consumer", "ts": int(time.time() * 1e6), "client_id": self._config.get("client.id"),
-                "assigned_partitions": len(self._engine.assignment()), "buffered_msgs": len(self._buffer)}))
+            self._stats_cb(self._statistics())
+
+    def _statistics(self) -> str:
+        topics: Dict[str, Dict[int, Dict[str, Any]]] = {}
+        paused = self._engine.paused()
+        for etp in sorted(self._engine.assignment()):
+            try:
+                high = self._engine.highwater(etp)
+            except engine_errors.KafkaError:
+                high = None
+            position = self._positions.get(etp)
+            stored = self._stored.get(etp)
+            topics.setdefault(etp.topic, {})[etp.partition] = {
+                "fetch_state": "paused" if etp in paused else "active",
+                "app_offset": position if position is not None else OFFSET_INVALID,
+                "stored_offset": stored[0] if stored is not None else OFFSET_INVALID,
+                "committed_offset": self._committed_sent.get(etp, OFFSET_INVALID),
+                "hi_offset": high if high is not None else OFFSET_INVALID,
+                "consumer_lag": high - position if high is not None and position is not None else -1}
+        return statistics(name=self._name, client_id=self._config.get("client.id") or "rdkafka", role="consumer",
+                          started=self._started, connections=self._engine.broker_stats(), topics=topics,
+                          replyq=len(self._buffer) + len(self._events), rxmsgs=self._rx_msgs)
 
     def _maybe_auto_commit(self) -> None:
         if not self._auto_commit or time.monotonic() < self._next_commit:
@@ -653,6 +685,12 @@ class Consumer:
         """The cluster's id, from broker metadata."""
         return self._metadata.cluster_id(timeout)
 
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        check_credentials(username, password)
+        self._engine.set_sasl_credentials(username, password)
+        self._metadata.set_sasl_credentials(username, password)
+
     def memberid(self) -> Optional[str]:
         """This consumer's member id in the group (None before it joined)."""
         self._check_open()
@@ -677,9 +715,14 @@ class Consumer:
                     except engine_errors.KafkaError as exc:
                         log.warning("final commit failed: %s", exc)
             self._engine.close(autocommit=False)
+            if self._relay_queue:
+                self._relay.serve()
         finally:
             self._closed = True
             self._metadata.close()
+            if self._log_forward is not None:
+                self._log_forward.close()
+                self._log_forward.serve()
 
     def _check_open(self) -> None:
         if self._closed:

@@ -18,7 +18,11 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
-from kafka.confluent.admin import MetadataSource
+from kafka.confluent._client_events import EventRelay
+from kafka.confluent._log_forward import client_name, forwarder_for, threads_named
+from kafka.confluent._produce_batch import produce_batch
+from kafka.confluent._stats import statistics
+from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
@@ -26,6 +30,8 @@ from kafka.producer.kafka import KafkaProducer
 
 log = logging.getLogger(__name__)
 
+#: The name prefix of the engine's I/O thread (whose log records ``logger`` receives).
+_SENDER_THREAD = "kafkawire-producer-sender-"
 #: Most seconds between looks at a known topic's partition count.
 _REFRESH_EVERY = 10.0
 
@@ -110,12 +116,21 @@ class Producer:
         if ignored:
             log.debug("properties accepted but not used by kafkawire: %s", ", ".join(ignored))
         settings = confmod.producer_settings(self._config)
+        self._relay = EventRelay(self._error_cb, cb.get("throttle_cb"))
+        settings["client_events"] = self._relay.listener()
         # partitions_for() in the helper thread waits up to max_block_ms for metadata.
         settings["max_block_ms"] = max(min(self._message_timeout or 300.0, 300.0), 0.001) * 1000.0
+        senders = threads_named(_SENDER_THREAD)
         try:
             self._engine = KafkaProducer(**settings)
         except engine_errors.KafkaError as exc:
             raise KafkaException(from_engine(exc)) from exc
+        self._name = client_name(self._config.get("client.id") or "rdkafka", "producer")
+        self._started = time.monotonic()
+        self._reports_served = 0
+        self._log_forward = forwarder_for(self._logger, self._name)
+        if self._log_forward is not None:
+            self._log_forward.watch_threads(threads_named(_SENDER_THREAD) - senders)
         self._metadata = MetadataSource(settings)
         self._lock = threading.Lock()
         self._reports: Deque[_Pending] = collections.deque()
@@ -131,6 +146,7 @@ class Producer:
         refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
+        self._fatal_reported = False
         # Looked up once: produce() hands both to the engine for every record.
         self._engine_send = self._engine.send
         self._completed_hook = self._completed
@@ -159,8 +175,11 @@ class Producer:
         # Like confluent-kafka, a callback that is not callable fails only when its report is served.
         report_to = on_delivery if on_delivery is not None else callback
         record_headers = None if headers is None else _headers(headers)
-        if self._closed:
-            raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
+        if self._closed or self._fatal_reported:
+            if self._closed:
+                raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
+            raise KafkaException(KafkaError(KafkaError._FATAL,  # type: ignore[attr-defined]
+                                            "Unable to produce message: Local: Fatal error"))
         if report_to is None:
             report_to = self._on_delivery
         pending = _Pending(topic, partition, key_bytes, value_bytes, record_headers,
@@ -188,6 +207,17 @@ class Producer:
                 queue.append(pending)
                 return
         self._hand_over(pending, partitions)
+
+    def produce_batch(self, topic: Any, messages: Any, partition: Any = -1,
+                      on_delivery: Optional[Callable[..., Any]] = None) -> int:
+        """Queue ``messages`` (dicts: ``value``, ``key``, ``callback``) for ``topic``, all to ``partition``.
+
+        Returns how many were queued; one the queue had no room for gets an
+        ``_error`` (:class:`KafkaError`) in its dict. As in confluent-kafka,
+        timestamps and headers are not taken in batch mode, and a message's
+        own ``partition`` is checked but not used.
+        """
+        return produce_batch(self.produce, topic, messages, partition, on_delivery)
 
     def _hand_over(self, pending: _Pending, partitions: List[int], sticky: bool = True) -> None:
         """Give ``pending`` to the engine (outside the lock: the engine's callbacks take it).
@@ -272,8 +302,14 @@ class Producer:
                 else:
                     self._hand_over(pending, partitions, sticky=False)
 
-    @staticmethod
-    def _delivery_error(exc: BaseException) -> KafkaError:
+    def _delivery_error(self, exc: BaseException) -> KafkaError:
+        fatal = self._engine.fatal_error()
+        if fatal is not None and type(exc) is type(fatal):
+            # A fatal error purges the records still queued, as in librdkafka.
+            return KafkaError(KafkaError._PURGE_QUEUE)  # type: ignore[attr-defined]
+        if isinstance(exc, engine_errors.RecordsPurgedError):
+            return KafkaError(KafkaError._PURGE_INFLIGHT if isinstance(exc, engine_errors.PurgedInFlightError)  # type: ignore[attr-defined]
+                              else KafkaError._PURGE_QUEUE)  # type: ignore[attr-defined]
         if isinstance(exc, engine_errors.KafkaTimeoutError):
             return KafkaError(KafkaError._MSG_TIMED_OUT)  # type: ignore[attr-defined]
         return from_engine(exc)
@@ -314,11 +350,15 @@ class Producer:
                         break
             finally:
                 self._report_waiters -= 1
+        served = self._relay.serve() if self._relay else 0
+        if not self._fatal_reported:
+            fatal = self._engine.fatal_error()
+            if fatal is not None:
+                self._raise_fatal(fatal)
         reports = self._reports
         batch = []
         while reports:
             batch.append(reports.popleft())
-        served = 0
         previous: Optional[Tuple[str, int, Optional[int]]] = None
         lock = self._lock
         only_errors = self._only_errors
@@ -370,17 +410,30 @@ class Producer:
             with lock:
                 self._count -= done_count
                 self._bytes -= done_bytes
+        self._reports_served += len(batch)
+        if self._log_forward is not None:
+            self._log_forward.serve()
         self._maybe_stats()
         return served
+
+    def _raise_fatal(self, fatal: BaseException) -> None:
+        """Raise the producer's fatal error from poll(), once, as confluent-kafka does."""
+        self._fatal_reported = True
+        error = from_engine(fatal)
+        raise KafkaException(KafkaError(error.code(), error.str(), fatal=True)) from fatal
 
     def _maybe_stats(self) -> None:
         if self._stats_cb is None or self._stats_interval <= 0 or time.monotonic() < self._next_stats:
             return
-        import json
-
         self._next_stats = time.monotonic() + self._stats_interval
-        self._stats_cb(json.dumps({"type": "producer", "ts": int(time.time() * 1e6), "msg_cnt": self._count,
-                                   "msg_size": self._bytes, "client_id": self._config.get("client.id")}))
+        with self._lock:
+            topics: Dict[str, Dict[int, Dict[str, Any]]] = {
+                topic: {p: {} for p in partitions} for topic, partitions in self._known_topics.items()}
+            counters = {"replyq": len(self._reports), "msg_cnt": self._count, "msg_size": self._bytes}
+        self._stats_cb(statistics(
+            name=self._name, client_id=self._config.get("client.id") or "rdkafka", role="producer",
+            started=self._started, connections=self._engine.broker_stats(), topics=topics,
+            msg_max=self._max_messages, msg_size_max=self._max_bytes, txmsgs=self._reports_served, **counters))
 
     def poll(self, timeout: Optional[float] = None) -> int:
         """Serve delivery reports and other callbacks, waiting up to ``timeout`` seconds for one.
@@ -394,7 +447,7 @@ class Producer:
             with self._lock:
                 idle = self._count == 0 and not self._reports
             if idle:
-                return 0
+                return self._relay.serve() if self._relay else 0
         return self._serve(timeout)
 
     def flush(self, timeout: Optional[float] = None) -> int:
@@ -423,12 +476,13 @@ class Producer:
         return True
 
     def purge(self, in_queue: bool = True, in_flight: bool = True, blocking: bool = True) -> None:
-        """Fail queued records now: their reports carry ``_PURGE_QUEUE`` / ``_PURGE_INFLIGHT``.
+        """Fail records not delivered yet: their reports carry ``_PURGE_QUEUE`` / ``_PURGE_INFLIGHT``.
 
-        Records still waiting for topic metadata are dropped. Records already
-        handed to the engine get their failure report at once, but the engine
-        may still deliver them (kafkawire cannot take a record back from a
-        batch); see :doc:`/confluent`.
+        ``in_queue`` purges the records not sent yet (those waiting for topic
+        metadata included), ``in_flight`` those whose request awaits the
+        broker's answer (which is then ignored). The reports are served by the
+        next :meth:`poll` or :meth:`flush`. ``blocking`` is accepted; purging
+        never waits here.
         """
         purged: List[Tuple[_Pending, int]] = []
         with self._lock:
@@ -440,13 +494,17 @@ class Producer:
                 self._waiting.clear()
         for pending, code in purged:
             self._report(pending, KafkaError(code), None)
-        self._engine_purge(in_queue, in_flight)
-
-    def _engine_purge(self, in_queue: bool, in_flight: bool) -> None:
-        # Records in the engine cannot be withdrawn; report only what librdkafka would.
-        return None
+        if in_queue or in_flight:
+            self._engine.purge(in_queue, in_flight)
 
     # -- metadata ------------------------------------------------------------------------------
+
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        check_credentials(username, password)
+        self._engine.set_sasl_credentials(username, password)
+        self._metadata.set_sasl_credentials(username, password)
+
 
     def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> Any:
         """Cluster metadata (:class:`kafka.confluent.admin.ClusterMetadata`), for one topic or all."""
@@ -473,7 +531,7 @@ class Producer:
                                             txn_requires_abort=abortable and not self._engine_fatal())) from exc
 
     def _engine_fatal(self) -> bool:
-        return False
+        return self._engine.fatal_error() is not None
 
     def init_transactions(self, timeout: Optional[float] = None) -> None:
         """Register ``transactional.id`` with its coordinator (fencing older producers)."""
@@ -517,9 +575,14 @@ class Producer:
         if self._closed:
             return True
         self.flush(timeout if timeout is not None else -1)
+        if self._relay:
+            self._relay.serve()
         self._closed = True
         self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)
         self._metadata.close()
+        if self._log_forward is not None:
+            self._log_forward.close()
+            self._log_forward.serve()
         return True
 
     def __enter__(self) -> "Producer":

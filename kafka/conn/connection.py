@@ -177,6 +177,10 @@ class BrokerConnection:
         self._sasl: Any = None
         self._handshake_future: Optional[ResponseFuture] = None
         self._handshake_wants_write = True
+        #: Requests sent, their bytes, responses received, their bytes (for statistics).
+        self.tx = self.tx_bytes = self.rx = self.rx_bytes = 0
+        #: Connections made and failed (for statistics).
+        self.connects = self.disconnects = 0
 
     def __repr__(self) -> str:
         return "<BrokerConnection node=%s %s:%d %s>" % (self.node_id, self.host, self.port, self.state)
@@ -422,6 +426,7 @@ class BrokerConnection:
             self.close(exc)
 
     def _on_connected(self) -> None:
+        self.connects += 1
         self._failures = 0
         self._addresses = []
         log.debug("%r: ready", self)
@@ -462,6 +467,8 @@ class BrokerConnection:
         cid, frame = self._framer.send_request(api, version, request, expect_response)
         self._out.append(frame)
         self._queued_bytes += len(frame)
+        self.tx += 1
+        self.tx_bytes += len(frame)
         entry = InFlight(cid, api, version, future, time.monotonic() if now is None else now, internal, timeout)
         if expect_response:
             self._in_flight[cid] = entry
@@ -535,11 +542,13 @@ class BrokerConnection:
             if not data:
                 self.close(KafkaConnectionError("%s:%d closed the connection" % (self.host, self.port)))
                 break
+            self.rx_bytes += len(data)
             try:
                 responses = self._framer.receive_data(data)
             except ProtocolError as exc:
                 self.close(exc)
                 break
+            self.rx += len(responses)
             for response in responses:
                 entry = self._in_flight.pop(response.correlation_id, None)
                 if entry is None:
@@ -625,6 +634,8 @@ class BrokerConnection:
         self._framer.fail_all()
         if error is not None or was != CONNECTED:
             self._failures += 1
+        if error is not None and was != DISCONNECTED:
+            self.disconnects += 1
         self._next_attempt = time.monotonic() + self._backoff()
         pending, self._in_flight = self._in_flight, {}
         failure = error or KafkaConnectionError("connection to %s:%d closed" % (self.host, self.port))

@@ -393,6 +393,14 @@ class ModernKafkaConsumer:
 
     # -- metadata and offsets lookups -------------------------------------------------------------
 
+    def broker_stats(self) -> List[Dict[str, Any]]:
+        """Connection counters per broker (see :meth:`kafka.client.network.NetworkClient.broker_stats`)."""
+        return self._client.broker_stats()
+
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Log in with these ``PLAIN``/``SCRAM`` credentials from the next connection on (open ones stay)."""
+        self._client.set_sasl_credentials(username, password)
+
     def bootstrap_connected(self) -> bool:
         """Whether the consumer has cluster metadata and a live connection to a broker."""
         return self._client.bootstrap_connected()

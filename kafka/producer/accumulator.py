@@ -284,6 +284,8 @@ class RecordAccumulator:
     def reenqueue(self, batch: ProducerBatch, now: float) -> None:
         """Put a batch that must be retried back at the head of its queue, in sequence order."""
         with self._lock:
+            if batch.purged:
+                return
             batch.attempts += 1
             batch.last_attempt = now
             batch.in_retry = True
@@ -363,6 +365,24 @@ class RecordAccumulator:
             batch.done(error=error)
             self.release(batch)
         return batches
+
+    def take_for_purge(self, queued: bool, in_flight: bool) -> Tuple[List[ProducerBatch], List[ProducerBatch]]:
+        """Remove (and mark purged) the queued and/or in-flight batches; return (queued, in flight).
+
+        The caller completes them. A batch marked purged is never queued
+        again (see :meth:`reenqueue`).
+        """
+        with self._lock:
+            taken_queued: List[ProducerBatch] = []
+            if queued:
+                for queue in self._batches.values():
+                    taken_queued.extend(queue)
+                    queue.clear()
+            taken_in_flight = list(self._in_flight) if in_flight else []
+            for batch in taken_queued + taken_in_flight:
+                batch.purged = True
+                self._in_flight.discard(batch)
+        return taken_queued, taken_in_flight
 
     def queued(self) -> Dict[TopicPartition, int]:
         """Queued batch count per partition (for metrics and tests)."""

@@ -27,7 +27,7 @@ class ProducerBatch:
 
     __slots__ = ("topic_partition", "created", "records", "size", "max_size", "result", "attempts",
                  "last_attempt", "drained", "base_sequence", "producer_id", "producer_epoch", "encoded",
-                 "in_retry", "memory", "transactional")
+                 "in_retry", "memory", "transactional", "purged")
 
     def __init__(self, tp: TopicPartition, created: float, max_size: int) -> None:
         self.topic_partition = tp
@@ -46,6 +46,7 @@ class ProducerBatch:
         self.in_retry = False
         self.memory = 0  # bytes reserved in the accumulator's memory budget
         self.transactional = False
+        self.purged = False  # failed by a purge: a late response for it is ignored
 
     def __repr__(self) -> str:
         return "<ProducerBatch %s-%d records=%d seq=%d attempts=%d>" % (

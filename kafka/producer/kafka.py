@@ -29,7 +29,7 @@ from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
-from kafka.producer.transactions import TransactionManager
+from kafka.producer.transactions import FATAL_ERROR, TransactionManager
 from kafka.record import codecs
 from kafka.record.batch import RECORD_OVERHEAD
 from kafka.record.record import Header
@@ -494,6 +494,38 @@ class KafkaProducer:
                     return
         finally:
             self._accumulator.end_flush()
+
+    def purge(self, queued: bool = True, in_flight: bool = False) -> None:
+        """Fail records not acknowledged yet, at once, without waiting for the broker.
+
+        ``queued``: records still in the producer's batches fail with
+        :class:`~kafka.errors.PurgedInQueueError` (they were never sent);
+        ``in_flight``: records whose request awaits its response fail with
+        :class:`~kafka.errors.PurgedInFlightError` (the broker may still have
+        written them; the response is ignored when it comes). An idempotent
+        producer then starts a new epoch, as after any failed batch.
+        """
+        self._sender.purge(queued, in_flight)
+
+    def fatal_error(self) -> Optional[BaseException]:
+        """The error that left this producer unusable (idempotence or transaction state), if one did.
+
+        Once set, every send fails with it; only :meth:`close` remains useful.
+        """
+        if self._sender.fatal_error is not None:
+            return self._sender.fatal_error
+        transactions = self._transactions
+        if transactions is not None and transactions.state == FATAL_ERROR:
+            return transactions.last_error
+        return None
+
+    def broker_stats(self) -> List[Dict[str, Any]]:
+        """Connection counters per broker (see :meth:`kafka.client.network.NetworkClient.broker_stats`)."""
+        return self._client.broker_stats()
+
+    def set_sasl_credentials(self, username: str, password: str) -> None:
+        """Log in with these ``PLAIN``/``SCRAM`` credentials from the next connection on (open ones stay)."""
+        self._client.set_sasl_credentials(username, password)
 
     def bootstrap_connected(self) -> bool:
         """Whether the producer has cluster metadata and a live connection to a broker."""

@@ -263,7 +263,17 @@ class Sender(threading.Thread):
         if refresh:
             self.client.cluster.request_update()
 
+    def purge(self, queued: bool, in_flight: bool) -> None:
+        """Fail the queued and/or in-flight batches now; responses still to come for them are ignored."""
+        taken_queued, taken_in_flight = self.accumulator.take_for_purge(queued, in_flight)
+        for batches, cls in ((taken_queued, errors.PurgedInQueueError), (taken_in_flight, errors.PurgedInFlightError)):
+            for batch in batches:
+                self._complete(batch, error=cls("%s-%d: purged" % batch.topic_partition), purging=True)
+        self.wakeup()
+
     def _retry_or_fail(self, batch: ProducerBatch, error: BaseException, now: float) -> None:
+        if batch.purged:
+            return  # already completed by purge()
         identity = self.identity
         if identity is not None and isinstance(error, (_OUT_OF_ORDER_SEQUENCE, _UNKNOWN_PRODUCER_ID)):
             if not identity.is_first_in_flight(batch):
@@ -291,7 +301,9 @@ class Sender(threading.Thread):
         self._complete(batch, error=error)
 
     def _complete(self, batch: ProducerBatch, base_offset: int = -1, log_append_time: int = -1,
-                  log_start_offset: int = -1, error: Optional[BaseException] = None) -> None:
+                  log_start_offset: int = -1, error: Optional[BaseException] = None, purging: bool = False) -> None:
+        if batch.purged and not purging:
+            return  # a response to a purged batch: purge() completed it
         if self.identity is not None:
             self.identity.batch_completed(batch, error is None)
         if self.guarantee_order:

@@ -11,7 +11,7 @@ connection that had not.
 from __future__ import annotations
 
 import threading
-from typing import Any, Dict, Iterable, Set
+from typing import Any, Dict, Iterable, List, Set, Tuple
 
 from kafka.testing import ReceivedRequest, ScriptedPeer
 from test.support.scram_server import ScramServer
@@ -27,8 +27,9 @@ class SaslLogin:
     """Answers the SASL handshake on ``peer`` for one mechanism and a set of users.
 
     :param peer: the peer to install the handlers on.
-    :param mechanism: ``"PLAIN"``, ``"SCRAM-SHA-256"`` or ``"SCRAM-SHA-512"``.
-    :param users: ``{username: password}`` accepted.
+    :param mechanism: ``"PLAIN"``, ``"SCRAM-SHA-256"``, ``"SCRAM-SHA-512"`` or ``"OAUTHBEARER"``.
+    :param users: ``{username: password}`` accepted (for OAUTHBEARER, the bearer tokens accepted as keys;
+        the extensions each login sent are kept in :attr:`oauth_extensions`).
     :param refuse: connection indexes whose login is refused whatever the
         credentials (a broker that lets the bootstrap connection in but not
         the next one).
@@ -41,6 +42,8 @@ class SaslLogin:
         self.refuse = set(refuse)
         #: indexes of the connections that logged in
         self.authenticated: Set[int] = set()
+        #: OAUTHBEARER: (token, extensions) of each login attempt, in order
+        self.oauth_logins: List[Tuple[str, Dict[str, str]]] = []
         self._scram: Dict[int, ScramServer] = {}
         self._lock = threading.Lock()
         peer.on("SaslHandshake", self._handshake)
@@ -65,10 +68,22 @@ class SaslLogin:
             self.authenticated.add(request.connection)
         return {"error_code": 0, "error_message": None, "auth_bytes": auth_bytes, "session_lifetime_ms": 0}
 
+    def _oauth(self, request: ReceivedRequest, message: bytes) -> Dict[str, Any]:
+        """RFC 7628 client message: ``n,,\x01auth=Bearer <token>\x01key=value...\x01\x01``."""
+        fields = dict(part.split("=", 1) for part in message.decode("ascii").split("\x01")[1:] if "=" in part)
+        token = fields.pop("auth", "")[len("Bearer "):]
+        with self._lock:
+            self.oauth_logins.append((token, fields))
+        if token not in self.users:
+            return self._refused("Authentication failed: invalid token")
+        return self._accepted(request, b"")
+
     def _authenticate(self, request: ReceivedRequest) -> Dict[str, Any]:
         token = bytes(request.body.auth_bytes or b"")
         if request.connection in self.refuse:
             return self._refused("Authentication failed: Invalid username or password")
+        if self.mechanism == "OAUTHBEARER":
+            return self._oauth(request, token)
         if self.mechanism == "PLAIN":
             _authzid, user, password = token.split(b"\0", 2)
             if self.users.get(user.decode("utf-8")) != password.decode("utf-8"):
