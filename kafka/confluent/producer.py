@@ -133,6 +133,8 @@ class Producer:
             self._log_forward.watch_threads(threads_named(_SENDER_THREAD) - senders)
         self._metadata = MetadataSource(settings)
         self._lock = threading.Lock()
+        # Held while records that waited for metadata pass to the engine (see abort_transaction).
+        self._handing_over = threading.Lock()
         self._reports: Deque[_Pending] = collections.deque()
         self._reports_ready = threading.Condition(self._lock)
         self._report_waiters = 0
@@ -282,25 +284,26 @@ class Producer:
         except Exception as exc:  # noqa: BLE001 - reported to the application
             error = self._delivery_error(exc)
         while True:
-            with self._lock:
-                queue = self._waiting.get(topic)
-                if not queue:
-                    self._waiting.pop(topic, None)
-                    if error is None:
-                        self._known_topics[topic] = partitions
-                        self._refreshed[topic] = time.monotonic()
-                    return
-                batch = list(queue)
-                queue.clear()
-            # Hand over outside the lock; records produced meanwhile join the queue and are
-            # handed over by the next round, so their order is kept.
-            for pending in batch:
-                if pending.purged:
-                    continue
-                if error is not None:
-                    self._report(pending, error, None)
-                else:
-                    self._hand_over(pending, partitions, sticky=False)
+            with self._handing_over:
+                with self._lock:
+                    queue = self._waiting.get(topic)
+                    if not queue:
+                        self._waiting.pop(topic, None)
+                        if error is None:
+                            self._known_topics[topic] = partitions
+                            self._refreshed[topic] = time.monotonic()
+                        return
+                    batch = list(queue)
+                    queue.clear()
+                # Hand over outside the lock; records produced meanwhile join the queue and are
+                # handed over by the next round, so their order is kept.
+                for pending in batch:
+                    if pending.purged:
+                        continue
+                    if error is not None:
+                        self._report(pending, error, None)
+                    else:
+                        self._hand_over(pending, partitions, sticky=False)
 
     def _delivery_error(self, exc: BaseException) -> KafkaError:
         fatal = self._engine.fatal_error()
@@ -559,10 +562,12 @@ class Producer:
     def abort_transaction(self, timeout: Optional[float] = None) -> None:
         """Abort the transaction; records not yet handed to the engine fail with ``_PURGE_QUEUE``.
 
-        Records still waiting for their topic's metadata would otherwise reach
-        the engine after the abort and be written in the next transaction.
+        Records still waiting for their topic's metadata, or being handed to the
+        engine by the thread that fetched it, would otherwise reach the engine
+        after the abort and be written in the next transaction.
         """
-        self.purge(in_queue=True, in_flight=False)
+        with self._handing_over:
+            self.purge(in_queue=True, in_flight=False)
         self._txn_call(self._engine.abort_transaction)
 
     # -- lifecycle -------------------------------------------------------------------------------
