@@ -264,7 +264,7 @@ class ShareFetcher:
 
     def take(self, limit: int) -> List[Tuple[Any, int]]:
         """Up to ``limit`` buffered ``(record, delivery count)`` pairs, oldest first."""
-        out = []
+        out: List[Tuple[Any, int]] = []
         while self.buffered and len(out) < limit:
             out.append(self.buffered.popleft())
         return out
