@@ -10,6 +10,7 @@ received one from each, and only then produces the records it counts.
 
 from __future__ import annotations
 
+import contextlib
 import time
 import uuid
 
@@ -77,6 +78,18 @@ def _read(consumers, count, seconds=20, explicit=False):
     return got
 
 
+@contextlib.contextmanager
+def _explicit_consumer(cluster, lib, ck):
+    """(consumer, producer, topic): an explicit-mode consumer of a new 1-partition topic, warmed up."""
+    topic = _topic(cluster, partitions=1)
+    producer = _producer(ck, cluster)
+    conf = _conf(cluster, "g-" + topic, **{"share.acknowledgement.mode": "explicit"})
+    with lib.ShareConsumer(conf) as consumer:
+        consumer.subscribe([topic])
+        _warm_up(producer, topic, 1, consumer, explicit=True)
+        yield consumer, producer, topic
+
+
 def test_implicit_mode_delivers_every_record_once(mock_cluster, lib, ck):
     topic = _topic(mock_cluster)
     producer = _producer(ck, mock_cluster)
@@ -97,12 +110,7 @@ def test_implicit_mode_delivers_every_record_once(mock_cluster, lib, ck):
 
 
 def test_released_record_comes_back_with_a_higher_delivery_count(mock_cluster, lib, ck):
-    topic = _topic(mock_cluster, partitions=1)
-    producer = _producer(ck, mock_cluster)
-    conf = _conf(mock_cluster, "g-" + topic, **{"share.acknowledgement.mode": "explicit"})
-    with lib.ShareConsumer(conf) as consumer:
-        consumer.subscribe([topic])
-        _warm_up(producer, topic, 1, consumer, explicit=True)
+    with _explicit_consumer(mock_cluster, lib, ck) as (consumer, producer, topic):
         _produce(producer, topic, 1, 1)
         [(_, first)] = _read([consumer], 1)
         assert first.delivery_count() == 1
@@ -116,12 +124,7 @@ def test_released_record_comes_back_with_a_higher_delivery_count(mock_cluster, l
 
 
 def test_explicit_mode_refuses_a_poll_before_every_record_is_acknowledged(mock_cluster, lib, ck):
-    topic = _topic(mock_cluster, partitions=1)
-    producer = _producer(ck, mock_cluster)
-    conf = _conf(mock_cluster, "g-" + topic, **{"share.acknowledgement.mode": "explicit"})
-    with lib.ShareConsumer(conf) as consumer:
-        consumer.subscribe([topic])
-        _warm_up(producer, topic, 1, consumer, explicit=True)
+    with _explicit_consumer(mock_cluster, lib, ck) as (consumer, producer, topic):
         _produce(producer, topic, 2, 1)
         got = []
         deadline = time.monotonic() + 20
@@ -136,13 +139,8 @@ def test_explicit_mode_refuses_a_poll_before_every_record_is_acknowledged(mock_c
 
 
 def test_acknowledgement_callback_reports_the_offsets(mock_cluster, lib, ck):
-    topic = _topic(mock_cluster, partitions=1)
-    producer = _producer(ck, mock_cluster)
-    conf = _conf(mock_cluster, "g-" + topic, **{"share.acknowledgement.mode": "explicit"})
     reports = []
-    with lib.ShareConsumer(conf) as consumer:
-        consumer.subscribe([topic])
-        _warm_up(producer, topic, 1, consumer, explicit=True)
+    with _explicit_consumer(mock_cluster, lib, ck) as (consumer, producer, topic):
         consumer.set_acknowledgement_commit_callback(lambda offsets, exc: reports.append((offsets, exc)))
         _produce(producer, topic, 3, 1)
         got = _read([consumer], 3, explicit=True)

@@ -22,6 +22,7 @@ from collections import deque
 from typing import Any, Callable, Deque, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka import errors
+from kafka.client.topic_ids import known_topic_names
 from kafka.consumer.fetcher import Fetcher
 from kafka.consumer.share.acknowledgements import InFlightRecords, to_batches
 from kafka.future import Future
@@ -183,7 +184,7 @@ class ShareFetcher:
         names = {tid: topic for topic, tid in ids.items()}
         results: AckResults = {tp: None for tp in acks}
         for topic in result.responses:
-            name = names.get(topic.topic_id) or self._name(topic.topic_id)
+            name = names.get(topic.topic_id) or known_topic_names(self.client.cluster).get(topic.topic_id)
             if name is None:
                 continue
             for part in topic.partitions:
@@ -229,13 +230,6 @@ class ShareFetcher:
     def _report(self, acks: Dict[TopicPartition, Dict[int, int]], error: BaseException) -> None:
         if acks and self.on_acknowledged is not None:
             self.on_acknowledged(acks, {tp: error for tp in acks})
-
-    def _name(self, topic_id: uuid.UUID) -> Optional[str]:
-        cluster = self.client.cluster
-        for topic in cluster.topics(exclude_internal_topics=False):
-            if cluster.topic_id(topic) == topic_id:
-                return topic
-        return None
 
     def _collect(self, tp: TopicPartition, part: Any) -> None:
         """Buffer the acquired records of one partition's answer; mark acquired offsets without one as GAP."""

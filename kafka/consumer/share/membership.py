@@ -18,9 +18,10 @@ from __future__ import annotations
 import logging
 import time
 import uuid
-from typing import Any, Dict, List, Optional, Set, Tuple
+from typing import Any, List, Optional, Set, Tuple
 
 from kafka import errors
+from kafka.client.topic_ids import known_topic_names
 from kafka.consumer.group.link import COORDINATOR_MOVED, CoordinatorLink
 from kafka.future import Future
 from kafka.protocol.apis import SHARE_GROUP_HEARTBEAT
@@ -150,7 +151,7 @@ class ShareGroupMembership:
         """Turn the target's topic ids into names, asking for metadata while some are unknown."""
         if not self._target and not self._assignment:
             return
-        names = self._topic_names()
+        names = known_topic_names(self.client.cluster)
         if any(tid not in names for tid, _ in self._target):
             if self._metadata_wait is None or self.client.cluster.version > self._metadata_wait:
                 self._metadata_wait = self.client.request_metadata_update()
@@ -161,12 +162,3 @@ class ShareGroupMembership:
             log.info("share group %s: member %s (epoch %d) is assigned %d partitions", self.group_id,
                      self.member_id, self.epoch, len(assignment))
             self._assignment = assignment
-
-    def _topic_names(self) -> Dict[uuid.UUID, str]:
-        cluster = self.client.cluster
-        names = {}
-        for topic in cluster.topics(exclude_internal_topics=False):
-            tid = cluster.topic_id(topic)
-            if tid is not None:
-                names[tid] = topic
-        return names

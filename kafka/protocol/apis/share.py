@@ -26,14 +26,26 @@ _NODE_ENDPOINT = Struct(
     Field("rack", STRING, nullable="0+", default=None),
 )
 
-# Offsets first..last (inclusive) acknowledged with one type each, or with a
-# single type for the whole range (0 gap, 1 accept, 2 release, 3 reject).
-_ACKNOWLEDGEMENT_BATCH = Struct(
-    "AcknowledgementBatch",
-    Field("first_offset", INT64),
-    Field("last_offset", INT64),
-    Field("acknowledge_types", Array(INT8)),
-)
+
+def _acknowledged_topics(topic_struct: str, partition_struct: str) -> Array:
+    """Topics, partitions and the acknowledgement batches of each: offsets first..last
+    (inclusive) with one type each, or one type for the whole range (0 gap, 1 accept,
+    2 release, 3 reject)."""
+    return Array(Struct(
+        topic_struct,
+        Field("topic_id", UUID),
+        Field("partitions", Array(Struct(
+            partition_struct,
+            Field("partition_index", INT32),
+            Field("acknowledgement_batches", Array(Struct(
+                "AcknowledgementBatch",
+                Field("first_offset", INT64),
+                Field("last_offset", INT64),
+                Field("acknowledge_types", Array(INT8)),
+            ))),
+        ))),
+    ))
+
 
 # ShareGroupHeartbeat (key 76): join (epoch 0), stay in (the current epoch)
 # or leave (epoch -1) a share group; the coordinator answers with the
@@ -130,15 +142,7 @@ SHARE_FETCH = Api(
         Field("max_bytes", INT32, default=0x7fffffff),
         Field("max_records", INT32),
         Field("batch_size", INT32),
-        Field("topics", Array(Struct(
-            "FetchTopic",
-            Field("topic_id", UUID),
-            Field("partitions", Array(Struct(
-                "FetchPartition",
-                Field("partition_index", INT32),
-                Field("acknowledgement_batches", Array(_ACKNOWLEDGEMENT_BATCH)),
-            ))),
-        ))),
+        Field("topics", _acknowledged_topics("FetchTopic", "FetchPartition")),
         Field("forgotten_topics_data", Array(Struct(
             "ForgottenTopic",
             Field("topic_id", UUID),
@@ -184,15 +188,7 @@ SHARE_ACKNOWLEDGE = Api(
         Field("group_id", STRING, nullable="0+", default=None),
         Field("member_id", STRING, nullable="0+"),
         Field("share_session_epoch", INT32),
-        Field("topics", Array(Struct(
-            "AcknowledgeTopic",
-            Field("topic_id", UUID),
-            Field("partitions", Array(Struct(
-                "AcknowledgePartition",
-                Field("partition_index", INT32),
-                Field("acknowledgement_batches", Array(_ACKNOWLEDGEMENT_BATCH)),
-            ))),
-        ))),
+        Field("topics", _acknowledged_topics("AcknowledgeTopic", "AcknowledgePartition")),
     ),
     response=Struct(
         "ShareAcknowledgeResponse",
