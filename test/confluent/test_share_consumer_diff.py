@@ -237,3 +237,50 @@ def test_calls_that_the_state_does_not_allow(lib):
 def test_config_needs_a_group_id(lib):
     with pytest.raises(ValueError):
         lib.ShareConsumer({"bootstrap.servers": "localhost:9"})
+
+
+@pytest.mark.parametrize("api, codes", [
+    ("ShareFetch", (122, 123)),          # SHARE_SESSION_NOT_FOUND, INVALID_SHARE_SESSION_EPOCH: open a new session
+    ("ShareFetch", (6,)),                # NOT_LEADER_OR_FOLLOWER: look at metadata and fetch again
+])
+def test_share_fetch_errors_are_recovered_from(mock_cluster, lib, ck, api, codes):
+    topic = _topic(mock_cluster)
+    producer = _producer(ck, mock_cluster)
+    with lib.ShareConsumer(_conf(mock_cluster, "g-" + topic)) as consumer:
+        consumer.subscribe([topic])
+        _warm_up(producer, topic, 2, consumer)
+        mock_cluster.push_request_errors(api, *codes)
+        values = _produce(producer, topic, 10, 2)
+        got = _read([consumer], 10)
+        assert sorted(m.value() for _, m in got) == sorted(values)
+
+
+@pytest.mark.parametrize("code", [110, 25])  # FENCED_MEMBER_EPOCH, UNKNOWN_MEMBER_ID
+def test_a_fenced_member_joins_again(mock_cluster, lib, ck, code):
+    topic = _topic(mock_cluster)
+    producer = _producer(ck, mock_cluster)
+    with lib.ShareConsumer(_conf(mock_cluster, "g-" + topic)) as consumer:
+        consumer.subscribe([topic])
+        _warm_up(producer, topic, 2, consumer)
+        mock_cluster.start_request_tracking()
+        mock_cluster.push_request_errors("ShareGroupHeartbeat", code)
+        deadline = time.monotonic() + 20
+        while len(mock_cluster.requests("ShareGroupHeartbeat")) < 2:  # the fenced one, and the join after it
+            assert time.monotonic() < deadline, "no heartbeat after the fenced one"
+            consumer.poll(0.2)
+        values = _produce(producer, topic, 10, 2)
+        got = _read([consumer], 10)
+        assert sorted(m.value() for _, m in got) == sorted(values)
+
+
+def test_a_broker_without_share_groups_is_reported(broker, kc):
+    # confluent_kafka's poll() returns nothing, forever; kafkawire says why.
+    consumer = kc.ShareConsumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": "g-unsupported"})
+    try:
+        consumer.subscribe(["share-unsupported"])
+        with pytest.raises(kc.KafkaException) as caught:
+            consumer.poll(10)
+        assert caught.value.args[0].code() == kc.KafkaError.UNSUPPORTED_VERSION
+        assert "KIP-932" in str(caught.value)
+    finally:
+        consumer.close()
