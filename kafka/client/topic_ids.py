@@ -39,6 +39,11 @@ def names_by_id(ids: Mapping[str, Optional[uuid.UUID]]) -> Dict[uuid.UUID, str]:
     return {tid: topic for topic, tid in ids.items() if tid is not None}
 
 
+def known_topic_names(cluster: Any) -> Dict[uuid.UUID, str]:
+    """``{topic id: name}`` for every topic of ``cluster``'s metadata that has an id."""
+    return names_by_id(ids_by_name(cluster, cluster.topics(exclude_internal_topics=False)))
+
+
 def name_only_cap(api: Api, ids: Mapping[str, Optional[uuid.UUID]]) -> Optional[int]:
     """The highest version of ``api`` usable for topics with ``ids``.
 

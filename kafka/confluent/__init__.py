@@ -21,6 +21,7 @@ from kafka.confluent._admin_types import (
     TopicPartitionInfo)
 from kafka.confluent.serializing_producer import SerializingProducer
 from kafka.confluent.deserializing_consumer import DeserializingConsumer
+from kafka.confluent.share_consumer import AcknowledgeType, IllegalStateException, Messages, ShareConsumer
 
 __all__ = [
     "Producer", "Consumer", "Message", "TopicPartition", "KafkaError", "KafkaException",
@@ -29,6 +30,7 @@ __all__ = [
     "version", "libversion", "install_as_confluent_kafka",
     "SerializingProducer", "DeserializingConsumer", "ConsumerGroupTopicPartitions", "ConsumerGroupState",
     "ConsumerGroupType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo", "ThrottleEvent",
+    "ShareConsumer", "Messages", "AcknowledgeType", "IllegalStateException",
 ]
 
 #: The confluent-kafka release whose API this package follows.

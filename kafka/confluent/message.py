@@ -47,6 +47,7 @@ class Message(tuple):
     _leader_epoch: Any = _FROM_ROW
     _error: Optional["kafka.confluent.errors.KafkaError"] = None
     _latency: Optional[float] = None
+    _delivery_count: Optional[int] = None
 
     def __new__(cls, topic: Optional[str] = None, partition: Optional[int] = None,
                 offset: Optional[int] = None, key: Any = None, value: Any = None, headers: Any = None,
@@ -132,6 +133,10 @@ class Message(tuple):
             # The engine counts types from 0 (create time); librdkafka from 1.
             return (self[_TS_TYPE] + 1 if ms >= 0 else TIMESTAMP_NOT_AVAILABLE, ms)
         return timestamp
+
+    def delivery_count(self) -> Optional[int]:
+        """For a record from a share consumer: how many times it was delivered (1 the first time); else None."""
+        return self._delivery_count
 
     def latency(self) -> Optional[float]:
         """For a delivery report: seconds from produce() to delivery. None otherwise."""

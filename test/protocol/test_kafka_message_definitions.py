@@ -46,6 +46,10 @@ REQUIRE_ENV = "KAFKAWIRE_REQUIRE_BROKER"  # the same switch test/conftest.py use
 NOT_IN_WHEEL = {
     "ConsumerGroupHeartbeat": "KIP-848 consumer protocol; kafka-python 3.0 does not ship it",
     "ConsumerGroupDescribe": "KIP-848 consumer protocol; kafka-python 3.0 does not ship it",
+    "ShareGroupHeartbeat": "KIP-932 share groups; kafka-python 3.0 does not ship them",
+    "ShareGroupDescribe": "KIP-932 share groups; kafka-python 3.0 does not ship them",
+    "ShareFetch": "KIP-932 share groups; kafka-python 3.0 does not ship them",
+    "ShareAcknowledge": "KIP-932 share groups; kafka-python 3.0 does not ship them",
 }
 
 #: Known differences, keyed by (path, aspect), each with the reason it is kept.

@@ -29,6 +29,7 @@ import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
 from kafka import errors
+from kafka.client.topic_ids import known_topic_names
 from kafka.consumer.group.common import CommitFailedError, call_listener
 from kafka.consumer.group.link import COORDINATOR_MOVED, left_ms
 from kafka.future import Future
@@ -285,17 +286,8 @@ class ConsumerGroupMembership:
             self._hb_now = True
             self.owner.notify()
 
-    def _topic_names(self) -> Dict[uuid.UUID, str]:
-        cluster = self.client.cluster
-        names = {}
-        for topic in cluster.topics(exclude_internal_topics=False):
-            tid = cluster.topic_id(topic)
-            if tid is not None:
-                names[tid] = topic
-        return names
-
     def _reconcile(self, target: List[Tuple[uuid.UUID, List[int]]], deadline: float) -> bool:
-        names = self._topic_names()
+        names = known_topic_names(self.client.cluster)
         if any(tid not in names for tid, _ in target):
             # Topic ids we cannot name yet: look at fresh metadata.
             for topic in self.subscription.subscription or ():
@@ -307,7 +299,7 @@ class ConsumerGroupMembership:
                     return False
                 self.client.poll(timeout_ms=min(left_ms(deadline), 100.0))
             self._metadata_wait = None
-            names = self._topic_names()
+            names = known_topic_names(self.client.cluster)
             unknown = [tid for tid, _ in target if tid not in names]
             if unknown:
                 log.info("group %s: assignment names topic ids %s unknown to metadata; waiting", self.group_id, unknown)

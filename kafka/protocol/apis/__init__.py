@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from kafka.protocol.apis.offsets import *  # noqa: F401,F403
     from kafka.protocol.apis.produce import *  # noqa: F401,F403
     from kafka.protocol.apis.sasl import *  # noqa: F401,F403
+    from kafka.protocol.apis.share import *  # noqa: F401,F403
     from kafka.protocol.apis.txn import *  # noqa: F401,F403
 
 #: Family modules; each defines one or more module-level ``Api`` objects.
@@ -34,6 +35,7 @@ _FAMILIES = (
     "admin",
     "acls",
     "sasl",
+    "share",
     "cluster",
 )
 

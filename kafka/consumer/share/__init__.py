@@ -1,0 +1,1 @@
+"""Share group consumption (KIP-932): membership, share sessions and acknowledgements."""
