@@ -14,7 +14,10 @@ arguments and result shapes.
 from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
                              ResourcePattern, ResourcePatternFilter, ResourceType)
 from kafka.admin.client import KafkaAdminClient
-from kafka.admin.kafka_python import MemberToRemove
+from kafka.admin.kafka_python import (AbortTransactionSpec, ElectionType, MemberToRemove, PartitionProducerState,
+                                     ProducerState, ScramMechanism, TransactionDescription, TransactionListing,
+                                     TransactionState, UpdateFeatureType, UserScramCredentialDeletion,
+                                     UserScramCredentialUpsertion)
 from kafka.admin.resources import (AlterConfigOp, ConfigEntry, ConfigResource, ConfigResourceType, ConfigSource,
                                    NewPartitions, NewTopic)
 from kafka.admin.results import (AdminResultError, ClusterDescription, DeletedRecords, GroupDescription,
@@ -25,5 +28,7 @@ __all__ = [
     "ConfigEntry", "ConfigSource", "ACL", "ACLFilter", "ResourcePattern", "ResourcePatternFilter",
     "ResourceType", "ACLOperation", "ACLPermissionType", "ACLResourcePatternType", "AdminResultError",
     "TopicDescription", "ClusterDescription", "GroupListing", "GroupDescription", "MemberDescription",
-    "DeletedRecords", "MemberToRemove",
+    "DeletedRecords", "MemberToRemove", "ElectionType", "UpdateFeatureType", "AbortTransactionSpec",
+    "PartitionProducerState", "ProducerState", "TransactionDescription", "TransactionListing", "TransactionState",
+    "ScramMechanism", "UserScramCredentialDeletion", "UserScramCredentialUpsertion",
 ]

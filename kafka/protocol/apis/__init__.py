@@ -19,8 +19,11 @@ if TYPE_CHECKING:
     from kafka.protocol.apis.metadata import *  # noqa: F401,F403
     from kafka.protocol.apis.offsets import *  # noqa: F401,F403
     from kafka.protocol.apis.produce import *  # noqa: F401,F403
+    from kafka.protocol.apis.quorum import *  # noqa: F401,F403
+    from kafka.protocol.apis.replicas import *  # noqa: F401,F403
     from kafka.protocol.apis.sasl import *  # noqa: F401,F403
     from kafka.protocol.apis.txn import *  # noqa: F401,F403
+    from kafka.protocol.apis.txn_admin import *  # noqa: F401,F403
 
 #: Family modules; each defines one or more module-level ``Api`` objects.
 _FAMILIES = (
@@ -31,10 +34,13 @@ _FAMILIES = (
     "offsets",
     "groups",
     "txn",
+    "txn_admin",
     "admin",
     "acls",
     "sasl",
     "cluster",
+    "replicas",
+    "quorum",
 )
 
 
