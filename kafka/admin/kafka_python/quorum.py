@@ -49,7 +49,7 @@ class KafkaPythonQuorum(AdminBase):
         text; a top-level error is raised.
         """
         R = DESCRIBE_QUORUM.Request
-        request = R(topics=[R.TopicData(topic_name=_METADATA_TOPIC, partitions=[R.PartitionData(partition_index=0)])])
+        request = R(topics=[R.TopicData(topic_name=_METADATA_TOPIC, partitions=[R.TopicData.PartitionData(partition_index=0)])])
         response = self._send_any(DESCRIBE_QUORUM, lambda v: request)
         if response.error_code:
             raise broker_error(response.error_code, response.error_message, "describe_metadata_quorum")
@@ -86,9 +86,12 @@ class KafkaPythonQuorum(AdminBase):
             if validate_only and version < 1:
                 raise errors.UnsupportedVersionError("validate_only needs UpdateFeatures v1 (Kafka 3.3+)")
             downgrades = (UpdateFeatureType.SAFE_DOWNGRADE, UpdateFeatureType.UNSAFE_DOWNGRADE)
+            # v0 says whether a downgrade is allowed; v1 names the kind of update instead.
             return R(timeout_ms=timeout_ms, validate_only=validate_only, feature_updates=[
-                R.FeatureUpdateKey(feature=f, max_version_level=level, allow_downgrade=kind in downgrades,
-                                   upgrade_type=int(kind)) for f, kind, level in updates])
+                R.FeatureUpdateKey(feature=f, max_version_level=level,
+                                   allow_downgrade=version == 0 and kind in downgrades,
+                                   upgrade_type=int(kind) if version >= 1 else UpdateFeatureType.UPGRADE)
+                for f, kind, level in updates])
 
         response = self._send_to_controller(UPDATE_FEATURES, build, lambda r: r.error_code,
                                             self._deadline(timeout_ms + self.config["request_timeout_ms"]))

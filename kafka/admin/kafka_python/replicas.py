@@ -101,7 +101,7 @@ class KafkaPythonReplicas(AdminBase):
         out: Dict[TopicPartitionReplica, Type[errors.BrokerResponseError]] = {}
         for node, dirs in plan.items():
             request = R(dirs=[R.AlterReplicaLogDir(path=path, topics=[
-                R.AlterReplicaLogDirTopic(name=t, partitions=ps) for t, ps in topics.items()])
+                R.AlterReplicaLogDir.AlterReplicaLogDirTopic(name=t, partitions=ps) for t, ps in topics.items()])
                 for path, topics in dirs.items()])
             response = self._send_to_node(node, ALTER_REPLICA_LOG_DIRS, lambda v: request, self._deadline())
             for topic in response.results:
@@ -168,7 +168,7 @@ class KafkaPythonReplicas(AdminBase):
             by_topic.setdefault(tp.topic, []).append((tp.partition, replicas))
         timeout = int(timeout_ms or self.config["request_timeout_ms"])
         R = ALTER_PARTITION_REASSIGNMENTS.Request
-        topics = [R.ReassignableTopic(name=t, partitions=[R.ReassignablePartition(partition_index=p, replicas=rs)
+        topics = [R.ReassignableTopic(name=t, partitions=[R.ReassignableTopic.ReassignablePartition(partition_index=p, replicas=rs)
                                                           for p, rs in parts])
                   for t, parts in by_topic.items()]
         response = self._send_to_controller(ALTER_PARTITION_REASSIGNMENTS,

@@ -205,7 +205,7 @@ class KafkaPythonTransactions(AdminBase):
         R = WRITE_TXN_MARKERS.Request
         marker = R.WritableTxnMarker(producer_id=spec.producer_id, producer_epoch=spec.producer_epoch,
                                      transaction_result=False, coordinator_epoch=spec.coordinator_epoch,
-                                     topics=[R.WritableTxnMarkerTopic(name=tp.topic, partition_indexes=[tp.partition])])
+                                     topics=[R.WritableTxnMarker.WritableTxnMarkerTopic(name=tp.topic, partition_indexes=[tp.partition])])
         leader = self._client.leader_for(tp, self.config["request_timeout_ms"])
         response = self._send_to_node(leader, WRITE_TXN_MARKERS, lambda v: R(markers=[marker]), self._deadline())
         for result in response.markers:
