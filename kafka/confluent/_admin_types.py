@@ -132,6 +132,13 @@ class IsolationLevel(_OrderedEnum):
     READ_COMMITTED = 1
 
 
+class ElectionType(_OrderedEnum):
+    """Which replica ``elect_leaders`` makes leader."""
+
+    PREFERRED = 0  #: the preferred (first assigned) replica, when in sync
+    UNCLEAN = 1  #: any live replica, even one out of sync
+
+
 _GROUP_STATES = {"PreparingRebalance": ConsumerGroupState.PREPARING_REBALANCING,
                  "CompletingRebalance": ConsumerGroupState.COMPLETING_REBALANCING,
                  "Stable": ConsumerGroupState.STABLE, "Dead": ConsumerGroupState.DEAD,

@@ -13,6 +13,8 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 
 from kafka import errors
 from kafka.admin.base import AdminBase, broker_error
+from kafka.admin.kafka_python.forms import kafkawire_form
+from kafka.admin.results import finish
 from kafka.conn.sasl.scram import salted_password
 from kafka.protocol.apis import ALTER_USER_SCRAM_CREDENTIALS, DESCRIBE_USER_SCRAM_CREDENTIALS
 
@@ -95,9 +97,13 @@ class KafkaPythonUsers(AdminBase):
     """Describe and change users' SCRAM credentials."""
 
     def alter_user_scram_credentials(
-            self, alterations: Iterable[Union[UserScramCredentialDeletion, UserScramCredentialUpsertion]]
-    ) -> Dict[str, Optional[str]]:
-        """Delete and create/replace SCRAM credentials; ``{user: None or the error text}``."""
+            self, alterations: Iterable[Union[UserScramCredentialDeletion, UserScramCredentialUpsertion]],
+            raise_error: Optional[bool] = None) -> Dict[str, Any]:
+        """Delete and create/replace SCRAM credentials; ``{user: None or the error text}``.
+
+        kafkawire's ``raise_error`` instead gives ``{user: None or error}``
+        (raising :class:`~kafka.admin.AdminResultError` on failures when True).
+        """
         R = ALTER_USER_SCRAM_CREDENTIALS.Request
         deletions, upsertions = [], []
         for alt in alterations:
@@ -113,20 +119,33 @@ class KafkaPythonUsers(AdminBase):
         response = self._send_to_controller(
             ALTER_USER_SCRAM_CREDENTIALS, lambda v: R(deletions=deletions, upsertions=upsertions),
             lambda r: next((x.error_code for x in r.results if x.error_code), 0), self._deadline())
+        found = {r.user: broker_error(r.error_code, r.error_message, "user %s" % r.user) if r.error_code else None
+                 for r in response.results}
+        if kafkawire_form(raise_error):
+            return finish("alter_user_scram_credentials", found, bool(raise_error))
         return {r.user: _error_text(r.error_code, r.error_message, r.user) if r.error_code else None
                 for r in response.results}
 
-    def describe_user_scram_credentials(self, users: Optional[Sequence[str]] = None) -> Dict[str, Dict[str, Any]]:
+    def describe_user_scram_credentials(self, users: Optional[Sequence[str]] = None,
+                                        raise_error: Optional[bool] = None) -> Dict[str, Any]:
         """``{user: {'error': None or text, 'credential_infos': [{'mechanism': ScramMechanism,
         'iterations': n}]}}`` for ``users`` (default: every user with a credential).
 
-        A top-level error is raised.
+        A top-level error is raised. kafkawire's ``raise_error`` instead
+        gives ``{user: [(ScramMechanism, iterations)] or error}`` (raising
+        :class:`~kafka.admin.AdminResultError` on failures when True).
         """
         R = DESCRIBE_USER_SCRAM_CREDENTIALS.Request
         names = None if users is None else [R.UserName(name=u) for u in users]
         response = self._send_any(DESCRIBE_USER_SCRAM_CREDENTIALS, lambda v: R(users=names))
         if response.error_code:
             raise broker_error(response.error_code, response.error_message, "describe_user_scram_credentials")
+        if kafkawire_form(raise_error):
+            found: Dict[str, Any] = {
+                r.user: broker_error(r.error_code, r.error_message, "user %s" % r.user) if r.error_code
+                else [(_known_mechanism(c.mechanism), c.iterations) for c in r.credential_infos]
+                for r in response.results}
+            return finish("describe_user_scram_credentials", found, bool(raise_error))
         out: Dict[str, Dict[str, Any]] = {}
         for result in response.results:
             infos: List[Dict[str, Any]] = []
