@@ -28,7 +28,8 @@ from kafka.confluent._admin_types import (
     MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
     ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo, group_state)
 from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInfo, ScramMechanism,
-                                          UserScramCredentialAlteration, UserScramCredentialsDescription,
+                                          UserScramCredentialAlteration, UserScramCredentialDeletion,
+                                          UserScramCredentialsDescription,
                                           UserScramCredentialUpsertion, check_alterations, check_users,
                                           duplicate_users_error)
 from kafka.confluent._list_groups import list_groups
@@ -691,7 +692,7 @@ class AdminClient:
                 changes.append(engine_users.UserScramCredentialUpsertion(
                     alt.user, info.mechanism.value, alt.password, info.iterations,
                     os.urandom(DEFAULT_SALT_BYTES) if alt.salt is None else alt.salt))
-            else:
+            elif isinstance(alt, UserScramCredentialDeletion):
                 changes.append(engine_users.UserScramCredentialDeletion(alt.user, alt.mechanism.value))
         users = list(dict.fromkeys(alt.user for alt in alterations))
         return self._run(users, lambda engine: engine.alter_user_scram_credentials(changes, raise_error=False))

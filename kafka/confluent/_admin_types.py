@@ -583,23 +583,23 @@ class GroupMember:
     """A member in the legacy ``list_groups`` answer."""
 
     def __init__(self) -> None:
-        self.id = None
-        self.client_id = None
-        self.client_host = None
-        self.metadata = None
-        self.assignment = None
+        self.id: Optional[str] = None
+        self.client_id: Optional[str] = None
+        self.client_host: Optional[str] = None
+        self.metadata: Optional[bytes] = None
+        self.assignment: Optional[bytes] = None
 
 
 class GroupMetadata:
     """A group in the legacy ``list_groups`` answer."""
 
     def __init__(self) -> None:
-        self.broker = None
-        self.id = None
-        self.error = None
-        self.state = None
-        self.protocol_type = None
-        self.protocol = None
+        self.broker: Any = None
+        self.id: Optional[str] = None
+        self.error: Any = None
+        self.state: Optional[str] = None
+        self.protocol_type: Optional[str] = None
+        self.protocol: Optional[str] = None
         self.members: List[GroupMember] = []
 
     def __repr__(self) -> str:

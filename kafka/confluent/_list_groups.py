@@ -41,7 +41,7 @@ def _broker(engine: Any, node: int) -> BrokerMetadata:
 
 def _group(described: Any, broker: BrokerMetadata) -> GroupMetadata:
     group = GroupMetadata()
-    group.broker = broker  # type: ignore[assignment]
+    group.broker = broker
     group.id = described.group_id
     group.error = KafkaError(described.error_code) if described.error_code else None
     group.state = described.group_state
