@@ -8,7 +8,8 @@ ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.result
 :mod:`~kafka.admin.groups`, :mod:`~kafka.admin.records` and
 :mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`;
 :mod:`~kafka.admin.kafka_python` gives them kafka-python 3's names,
-arguments and result shapes.
+arguments and result shapes, and adds its replica, quorum, transaction and
+SCRAM credential operations (with their value classes, exported here).
 """
 
 from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,

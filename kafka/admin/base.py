@@ -227,6 +227,16 @@ class AdminBase:
         except errors.KafkaError as exc:
             log.debug("metadata refresh failed: %s", exc)
 
+    def _broker_ids(self, brokers: Optional[Sequence[int]] = None) -> List[int]:
+        """``brokers`` as a list, or every broker of freshly refreshed metadata when None."""
+        if brokers is not None:
+            return list(brokers)
+        self._refresh_quietly(self._deadline())
+        nodes = sorted(b.nodeId for b in self._client.cluster.brokers())
+        if not nodes:
+            raise errors.NoBrokersAvailable("the cluster metadata lists no broker")
+        return nodes
+
     def _metadata(self, topics: Optional[Sequence[str]], timeout_ms: Optional[float] = None) -> Any:
         """A Metadata response for ``topics`` (all topics when None), never creating topics."""
         def build(version: int) -> Any:

@@ -24,8 +24,8 @@ from kafka.confluent import config as confmod
 from kafka.confluent._admin_types import (
     AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AlterConfigOpType, ConfigEntry, ConfigResource,
     ConfigSource, ConsumerGroupDescription, ConsumerGroupListing, ConsumerGroupState, ConsumerGroupTopicPartitions,
-    ConsumerGroupType, DeletedRecords, DescribeClusterResult, ElectionType, GroupMetadata, IsolationLevel, ListConsumerGroupsResult,
-    MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
+    ConsumerGroupType, DeletedRecords, DescribeClusterResult, ElectionType, GroupMetadata, IsolationLevel,
+    ListConsumerGroupsResult, MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
     ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo, group_state)
 from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInfo, ScramMechanism,
                                           UserScramCredentialAlteration, UserScramCredentialDeletion,

@@ -86,9 +86,10 @@ def _election_answer(codes: Dict[int, int], top: int = 0):
         assert request.body.timeout_ms == 1500
         [topic] = request.body.topic_partitions
         assert (topic.topic, topic.partitions) == ("t", [0, 1])
-        return {"throttle_time_ms": 0, "error_code": top, "replica_election_results": [{"topic": "t", "partition_result": [
-            {"partition_id": p, "error_code": code, "error_message": "no" if code else None}
-            for p, code in sorted(codes.items())]}]}
+        results = [{"partition_id": p, "error_code": code, "error_message": "no" if code else None}
+                   for p, code in sorted(codes.items())]
+        return {"throttle_time_ms": 0, "error_code": top,
+                "replica_election_results": [{"topic": "t", "partition_result": results}]}
     return answer
 
 

@@ -49,7 +49,8 @@ class KafkaPythonQuorum(AdminBase):
         text; a top-level error is raised.
         """
         R = DESCRIBE_QUORUM.Request
-        request = R(topics=[R.TopicData(topic_name=_METADATA_TOPIC, partitions=[R.TopicData.PartitionData(partition_index=0)])])
+        first = R.TopicData.PartitionData(partition_index=0)
+        request = R(topics=[R.TopicData(topic_name=_METADATA_TOPIC, partitions=[first])])
         response = self._send_any(DESCRIBE_QUORUM, lambda v: request)
         if response.error_code:
             raise broker_error(response.error_code, response.error_message, "describe_metadata_quorum")

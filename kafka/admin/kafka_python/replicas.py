@@ -50,15 +50,6 @@ class KafkaPythonReplicas(AdminBase):
             found.append((topic.name, sorted(p.partition_index for p in topic.partitions)))
         return found
 
-    def _broker_ids(self, brokers: Optional[Sequence[int]]) -> List[int]:
-        if brokers is not None:
-            return list(brokers)
-        self._refresh_quietly(self._deadline())
-        nodes = sorted(b.nodeId for b in self._client.cluster.brokers())
-        if not nodes:
-            raise errors.NoBrokersAvailable("the cluster metadata lists no broker")
-        return nodes
-
     def describe_log_dirs(self, topic_partitions: TopicPartitionsArg = None,
                           brokers: Optional[Sequence[int]] = None) -> List[Dict[str, Any]]:
         """Each broker's log directories and the replicas in them.
@@ -168,8 +159,8 @@ class KafkaPythonReplicas(AdminBase):
             by_topic.setdefault(tp.topic, []).append((tp.partition, replicas))
         timeout = int(timeout_ms or self.config["request_timeout_ms"])
         R = ALTER_PARTITION_REASSIGNMENTS.Request
-        topics = [R.ReassignableTopic(name=t, partitions=[R.ReassignableTopic.ReassignablePartition(partition_index=p, replicas=rs)
-                                                          for p, rs in parts])
+        Partition = R.ReassignableTopic.ReassignablePartition
+        topics = [R.ReassignableTopic(name=t, partitions=[Partition(partition_index=p, replicas=rs) for p, rs in parts])
                   for t, parts in by_topic.items()]
         response = self._send_to_controller(ALTER_PARTITION_REASSIGNMENTS,
                                             lambda v: R(timeout_ms=timeout, topics=topics), lambda r: r.error_code,

@@ -127,11 +127,8 @@ class KafkaPythonTransactions(AdminBase):
                      duration_filter=-1 if duration_filter_ms is None else int(duration_filter_ms),
                      transactional_id_pattern=transactional_id_pattern)
 
-        if broker_ids is None:
-            self._refresh_quietly(self._deadline())
-            broker_ids = sorted(b.nodeId for b in self._client.cluster.brokers())
         out: Dict[int, List[TransactionListing]] = {}
-        for node in broker_ids:
+        for node in self._broker_ids(broker_ids):
             response = self._send_to_node(node, LIST_TRANSACTIONS, build, self._deadline())
             if response.error_code:
                 raise broker_error(response.error_code, None, "listing the transactions of broker %d" % node)
@@ -175,7 +172,8 @@ class KafkaPythonTransactions(AdminBase):
         by_node: Dict[int, Dict[str, List[int]]] = {}
         for tp in partitions:
             tp = TopicPartition(*tp)
-            node = broker_id if broker_id is not None else self._client.leader_for(tp, self.config["request_timeout_ms"])
+            node = broker_id if broker_id is not None \
+                else self._client.leader_for(tp, self.config["request_timeout_ms"])
             by_node.setdefault(node, {}).setdefault(tp.topic, []).append(tp.partition)
         R = DESCRIBE_PRODUCERS.Request
         out: Dict[TopicPartition, PartitionProducerState] = {}
@@ -203,9 +201,9 @@ class KafkaPythonTransactions(AdminBase):
             raise errors.IllegalArgumentError("abort_transaction takes an AbortTransactionSpec, not %r" % (spec,))
         tp = TopicPartition(*spec.topic_partition)
         R = WRITE_TXN_MARKERS.Request
+        topic = R.WritableTxnMarker.WritableTxnMarkerTopic(name=tp.topic, partition_indexes=[tp.partition])
         marker = R.WritableTxnMarker(producer_id=spec.producer_id, producer_epoch=spec.producer_epoch,
-                                     transaction_result=False, coordinator_epoch=spec.coordinator_epoch,
-                                     topics=[R.WritableTxnMarker.WritableTxnMarkerTopic(name=tp.topic, partition_indexes=[tp.partition])])
+                                     transaction_result=False, coordinator_epoch=spec.coordinator_epoch, topics=[topic])
         leader = self._client.leader_for(tp, self.config["request_timeout_ms"])
         response = self._send_to_node(leader, WRITE_TXN_MARKERS, lambda v: R(markers=[marker]), self._deadline())
         for result in response.markers:
