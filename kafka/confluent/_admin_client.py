@@ -631,6 +631,9 @@ class AdminClient:
                 wanted.setdefault(tp.topic, []).append(tp.partition)
 
         def work(engine: Any) -> Dict[TopicPartition, Any]:
+            if partitions is not None and len({(tp.topic, tp.partition) for tp in partitions}) != len(partitions):
+                raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                                "Duplicate partitions specified"))
             response = engine.elect_leaders(election_type.value, wanted, timeout_ms=operation_ms, raise_errors=False)
             if response.error_code:
                 raise KafkaException(KafkaError(response.error_code))
@@ -638,7 +641,7 @@ class AdminClient:
             for topic in response.replica_election_results:
                 for p in topic.partition_result:
                     error = KafkaError(p.error_code, p.error_message or None) if p.error_code else None
-                    key = TopicPartition(topic.topic, p.partition_id)
+                    key = TopicPartition(topic.topic, p.partition_id, 0)  # librdkafka's keys carry offset 0
                     key.error = error
                     out[key] = error
             return out

@@ -14,7 +14,7 @@ from typing import Any, Dict
 import pytest
 
 from kafka import errors
-from kafka.admin import (KafkaAdminClient, ScramMechanism, UserScramCredentialDeletion,
+from kafka.admin import (AdminResultError, KafkaAdminClient, ScramMechanism, UserScramCredentialDeletion,
                          UserScramCredentialUpsertion)
 from kafka.testing import ScriptedPeer
 
@@ -117,6 +117,24 @@ def test_describe_user_scram_credentials_of_every_user_sends_null():
         peer.on("DescribeUserScramCredentials", answer)
         with _admin(peer) as admin:
             assert admin.describe_user_scram_credentials() == {}
+
+
+def test_describe_user_scram_credentials_refuses_a_single_string():
+    with ScriptedPeer() as peer, _admin(peer) as admin, pytest.raises(errors.IllegalArgumentError):
+        admin.describe_user_scram_credentials("alice")  # type: ignore[arg-type]
+    assert not peer.received("DescribeUserScramCredentials")
+
+
+def test_describe_user_scram_credentials_in_kafkawires_form():
+    with ScriptedPeer() as peer:
+        peer.on("DescribeUserScramCredentials", _describe_answer())
+        with _admin(peer) as admin:
+            found = admin.describe_user_scram_credentials(["alice", "nobody"], raise_error=False)
+            with pytest.raises(AdminResultError) as raised:
+                admin.describe_user_scram_credentials(["alice", "nobody"], raise_error=True)
+        assert found["alice"] == [(ScramMechanism.SCRAM_SHA_256, 4096), (ScramMechanism.SCRAM_SHA_512, 8192)]
+        assert isinstance(found["nobody"], errors.ResourceNotFoundError)
+        assert isinstance(raised.value.results["nobody"], errors.ResourceNotFoundError)
 
 
 def test_describe_user_scram_credentials_raises_the_top_level_error():

@@ -102,6 +102,12 @@ def test_describe_transactions_raises_for_an_unknown_id():
             admin.describe_transactions(["nobody"])
 
 
+def test_describe_transactions_refuses_a_single_string():
+    with ScriptedPeer() as peer, _admin(peer) as admin, pytest.raises(errors.IllegalArgumentError):
+        admin.describe_transactions("old")
+    assert not peer.received("FindCoordinator")
+
+
 def test_find_hanging_transactions_keeps_open_transactions_past_the_threshold():
     now = int(time.time() * 1000)
     with ScriptedPeer() as peer:

@@ -58,12 +58,30 @@ def test_elect_leaders_gives_each_partitions_error(ck, kc):
         def scenario(A, pkg, admin):
             result = admin.elect_leaders(pkg.ElectionType.UNCLEAN, [pkg.TopicPartition("t", 0),
                                                                      pkg.TopicPartition("t", 1)]).result(WAIT)
-            return sorted((tp.topic, tp.partition, tp.error and tp.error.name(),
+            return sorted((tp.topic, tp.partition, tp.offset, tp.error and tp.error.name(),
                            None if e is None else (type(e).__name__, e.name(), e.str())) for tp, e in result.items())
 
         theirs, ours = each_client(ck, kc, peer, scenario)
-        assert ours == theirs == [("t", 0, None, None),
-                                  ("t", 1, "ELECTION_NOT_NEEDED", ("KafkaError", "ELECTION_NOT_NEEDED", "not needed"))]
+        assert ours == theirs == [
+            ("t", 0, 0, None, None),
+            ("t", 1, 0, "ELECTION_NOT_NEEDED", ("KafkaError", "ELECTION_NOT_NEEDED", "not needed"))]
+
+
+def test_elect_leaders_of_no_partition_or_a_partition_twice(ck, kc):
+    with ScriptedPeer(topics={"t": 2}) as peer:
+        def nothing_asked(request: Any) -> Dict[str, Any]:
+            assert request.body.topic_partitions == []
+            return {"throttle_time_ms": 0, "error_code": 0, "replica_election_results": []}
+        peer.on("ElectLeaders", nothing_asked)
+
+        def scenario(A, pkg, admin):
+            twice = [pkg.TopicPartition("t", 0), pkg.TopicPartition("t", 0)]
+            return (outcome(admin.elect_leaders(pkg.ElectionType.PREFERRED, [])),
+                    outcome(admin.elect_leaders(pkg.ElectionType.PREFERRED, twice)))
+
+        theirs, ours = each_client(ck, kc, peer, scenario)
+        assert ours == theirs == (("ok", {}), ("err", "_INVALID_ARG"))
+        assert len(peer.received("ElectLeaders")) == 2  # the duplicate call sends nothing
 
 
 def test_elect_leaders_of_every_partition_and_a_top_level_error(ck, kc):

@@ -142,6 +142,9 @@ class KafkaPythonTransactions(AdminBase):
         An id's error is raised (:class:`~kafka.errors.TransactionalIdNotFoundError`
         for an id no coordinator knows).
         """
+        if isinstance(transactional_ids, (str, bytes)):
+            raise errors.IllegalArgumentError("transactional_ids must be a list of ids, not the string %r"
+                                              % (transactional_ids,))
         by_coordinator: Dict[int, List[str]] = {}
         for txn_id in transactional_ids:
             node = self._client.find_coordinator(txn_id, COORDINATOR_TRANSACTION, self.config["request_timeout_ms"])

@@ -135,6 +135,8 @@ class KafkaPythonUsers(AdminBase):
         gives ``{user: [(ScramMechanism, iterations)] or error}`` (raising
         :class:`~kafka.admin.AdminResultError` on failures when True).
         """
+        if isinstance(users, (str, bytes)):
+            raise errors.IllegalArgumentError("users must be a list of user names, not the string %r" % (users,))
         R = DESCRIBE_USER_SCRAM_CREDENTIALS.Request
         names = None if users is None else [R.UserName(name=u) for u in users]
         response = self._send_any(DESCRIBE_USER_SCRAM_CREDENTIALS, lambda v: R(users=names))
