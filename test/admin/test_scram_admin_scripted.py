@@ -78,7 +78,7 @@ def test_alter_user_scram_credentials_names_the_error_when_the_broker_gives_no_t
             {"user": "alice", "error_code": 93, "error_message": None}]})
         with _admin(peer) as admin:
             result = admin.alter_user_scram_credentials([UserScramCredentialUpsertion("alice", 1, "x")])
-        assert result == {"alice": "[Error 93] UnacceptableCredentialError: user alice"}
+        assert result == {"alice": "[Error 93] UnacceptableCredentialError"}
 
 
 def test_alter_user_scram_credentials_refuses_other_values():

@@ -7,7 +7,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from kafka import errors
 from kafka.admin.base import AdminBase, broker_error
-from kafka.admin.kafka_python.shapes import plain
+from kafka.admin.kafka_python.shapes import error_text, plain
 from kafka.admin.resources import ConfigResourceType, _resource_type
 from kafka.protocol.apis import DESCRIBE_QUORUM, LIST_CONFIG_RESOURCES, UPDATE_FEATURES
 
@@ -60,7 +60,7 @@ class KafkaPythonQuorum(AdminBase):
         for topic in out["topics"]:
             for partition in topic["partitions"]:
                 code, message = partition.pop("error_code"), partition.pop("error_message")
-                partition["error"] = str(broker_error(code, message, topic["topic_name"])) if code else None
+                partition["error"] = error_text(code, message) if code else None
         return out
 
     def update_features(self, feature_updates: Mapping[str, FeatureSpec], validate_only: bool = False,
@@ -98,7 +98,7 @@ class KafkaPythonQuorum(AdminBase):
                                             self._deadline(timeout_ms + self.config["request_timeout_ms"]))
         if response.error_code:
             raise broker_error(response.error_code, response.error_message, "update_features")
-        out = {r.feature: ("OK" if not r.error_code else str(broker_error(r.error_code, r.error_message, r.feature)))
+        out = {r.feature: error_text(r.error_code, r.error_message) if r.error_code else "OK"
                for r in response.results}
         for feature in feature_updates:  # v2 answers with the top-level error alone
             out.setdefault(feature, "OK")

@@ -14,6 +14,7 @@ from typing import Any, Dict, Iterable, List, Optional, Sequence, Union
 from kafka import errors
 from kafka.admin.base import AdminBase, broker_error
 from kafka.admin.kafka_python.forms import kafkawire_form
+from kafka.admin.kafka_python.shapes import error_text
 from kafka.admin.results import finish
 from kafka.conn.sasl.scram import salted_password
 from kafka.protocol.apis import ALTER_USER_SCRAM_CREDENTIALS, DESCRIBE_USER_SCRAM_CREDENTIALS
@@ -89,8 +90,9 @@ class UserScramCredentialUpsertion:
                                                                        self.iterations)
 
 
-def _error_text(code: int, message: Optional[str], user: str) -> str:
-    return message or str(broker_error(code, None, "user %s" % user))
+def _error_text(code: int, message: Optional[str]) -> str:
+    """The broker's text (kafka-python's value), or the error's name when the broker sent none."""
+    return message or error_text(code, None)
 
 
 class KafkaPythonUsers(AdminBase):
@@ -123,7 +125,7 @@ class KafkaPythonUsers(AdminBase):
                  for r in response.results}
         if kafkawire_form(raise_error):
             return finish("alter_user_scram_credentials", found, bool(raise_error))
-        return {r.user: _error_text(r.error_code, r.error_message, r.user) if r.error_code else None
+        return {r.user: _error_text(r.error_code, r.error_message) if r.error_code else None
                 for r in response.results}
 
     def describe_user_scram_credentials(self, users: Optional[Sequence[str]] = None,
@@ -154,7 +156,7 @@ class KafkaPythonUsers(AdminBase):
             if not result.error_code:
                 infos = [{"mechanism": _known_mechanism(c.mechanism), "iterations": c.iterations}
                          for c in result.credential_infos]
-            out[result.user] = {"error": _error_text(result.error_code, result.error_message, result.user)
+            out[result.user] = {"error": _error_text(result.error_code, result.error_message)
                                 if result.error_code else None, "credential_infos": infos}
         return out
 
