@@ -8,13 +8,17 @@ ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.result
 :mod:`~kafka.admin.groups`, :mod:`~kafka.admin.records` and
 :mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`;
 :mod:`~kafka.admin.kafka_python` gives them kafka-python 3's names,
-arguments and result shapes.
+arguments and result shapes, and adds its replica, quorum, transaction and
+SCRAM credential operations (with their value classes, exported here).
 """
 
 from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
                              ResourcePattern, ResourcePatternFilter, ResourceType)
 from kafka.admin.client import KafkaAdminClient
-from kafka.admin.kafka_python import MemberToRemove
+from kafka.admin.kafka_python import (AbortTransactionSpec, ElectionType, MemberToRemove, PartitionProducerState,
+                                     ProducerState, ScramMechanism, TransactionDescription, TransactionListing,
+                                     TransactionState, UpdateFeatureType, UserScramCredentialDeletion,
+                                     UserScramCredentialUpsertion)
 from kafka.admin.resources import (AlterConfigOp, ConfigEntry, ConfigResource, ConfigResourceType, ConfigSource,
                                    NewPartitions, NewTopic)
 from kafka.admin.results import (AdminResultError, ClusterDescription, DeletedRecords, GroupDescription,
@@ -25,5 +29,7 @@ __all__ = [
     "ConfigEntry", "ConfigSource", "ACL", "ACLFilter", "ResourcePattern", "ResourcePatternFilter",
     "ResourceType", "ACLOperation", "ACLPermissionType", "ACLResourcePatternType", "AdminResultError",
     "TopicDescription", "ClusterDescription", "GroupListing", "GroupDescription", "MemberDescription",
-    "DeletedRecords", "MemberToRemove",
+    "DeletedRecords", "MemberToRemove", "ElectionType", "UpdateFeatureType", "AbortTransactionSpec",
+    "PartitionProducerState", "ProducerState", "TransactionDescription", "TransactionListing", "TransactionState",
+    "ScramMechanism", "UserScramCredentialDeletion", "UserScramCredentialUpsertion",
 ]

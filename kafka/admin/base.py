@@ -156,6 +156,24 @@ class AdminBase:
             raise errors.NoBrokersAvailable("no broker to send a controller request to")
         return fallback
 
+    def _send_to_controller(self, api: Api, build: Callable[[int], Any], error_code: Callable[[Any], int],
+                            deadline: float, retries: int = 3) -> Any:
+        """Send ``build(version)`` to the controller; resend after NOT_CONTROLLER; return the response.
+
+        ``error_code(response)`` tells the response's top-level code; any code
+        other than NOT_CONTROLLER is left to the caller.
+        """
+        attempt = 0
+        while True:
+            response = self._send_to_node(self._controller_node(deadline), api, build, deadline)
+            attempt += 1
+            if error_code(response) not in _CONTROLLER_RETRY or attempt > retries \
+                    or time.monotonic() >= deadline:
+                return response
+            log.debug("%s went to a broker that is no longer the controller; asking again", api.name)
+            self._refresh_quietly(deadline)
+            self._backoff(deadline)
+
     def _send_items(self, api: Api, items: Sequence[Tuple[Hashable, Any]],
                     build: Callable[[int, List[Tuple[Hashable, Any]]], Any], parse: ItemParser,
                     describe: Callable[[Hashable], str], timeout_ms: Optional[float] = None,
@@ -212,6 +230,16 @@ class AdminBase:
             self._client.refresh_metadata(min(self._left_ms(deadline), self.config["request_timeout_ms"]))
         except errors.KafkaError as exc:
             log.debug("metadata refresh failed: %s", exc)
+
+    def _broker_ids(self, brokers: Optional[Sequence[int]] = None) -> List[int]:
+        """``brokers`` as a list, or every broker of freshly refreshed metadata when None."""
+        if brokers is not None:
+            return list(brokers)
+        self._refresh_quietly(self._deadline())
+        nodes = sorted(b.nodeId for b in self._client.cluster.brokers())
+        if not nodes:
+            raise errors.NoBrokersAvailable("the cluster metadata lists no broker")
+        return nodes
 
     def _metadata(self, topics: Optional[Sequence[str]], timeout_ms: Optional[float] = None) -> Any:
         """A Metadata response for ``topics`` (all topics when None), never creating topics."""

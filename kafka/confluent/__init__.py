@@ -17,8 +17,8 @@ from kafka.confluent.message import (
 from kafka.confluent.consumer import Consumer
 from kafka.confluent.producer import Producer
 from kafka.confluent._admin_types import (
-    ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType, IsolationLevel, Node, TopicCollection,
-    TopicPartitionInfo)
+    ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType, ElectionType, IsolationLevel, Node,
+    TopicCollection, TopicPartitionInfo)
 from kafka.confluent.serializing_producer import SerializingProducer
 from kafka.confluent.deserializing_consumer import DeserializingConsumer
 from kafka.confluent.share_consumer import AcknowledgeType, IllegalStateException, Messages, ShareConsumer
@@ -29,8 +29,8 @@ __all__ = [
     "TIMESTAMP_NOT_AVAILABLE", "TIMESTAMP_CREATE_TIME", "TIMESTAMP_LOG_APPEND_TIME",
     "version", "libversion", "install_as_confluent_kafka",
     "SerializingProducer", "DeserializingConsumer", "ConsumerGroupTopicPartitions", "ConsumerGroupState",
-    "ConsumerGroupType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo", "ThrottleEvent",
-    "ShareConsumer", "Messages", "AcknowledgeType", "IllegalStateException",
+    "ConsumerGroupType", "ElectionType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo",
+    "ThrottleEvent", "ShareConsumer", "Messages", "AcknowledgeType", "IllegalStateException",
 ]
 
 #: The confluent-kafka release whose API this package follows.

@@ -11,19 +11,28 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import os
 import threading
+import warnings
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from kafka import errors as engine_errors
 from kafka.admin import acl as engine_acl
 from kafka.admin import resources as engine_res
+from kafka.admin.kafka_python import users as engine_users
 from kafka.confluent import config as confmod
 from kafka.confluent._admin_types import (
     AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AlterConfigOpType, ConfigEntry, ConfigResource,
     ConfigSource, ConsumerGroupDescription, ConsumerGroupListing, ConsumerGroupState, ConsumerGroupTopicPartitions,
-    ConsumerGroupType, DeletedRecords, DescribeClusterResult, IsolationLevel, ListConsumerGroupsResult,
-    MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
+    ConsumerGroupType, DeletedRecords, DescribeClusterResult, ElectionType, GroupMetadata, IsolationLevel,
+    ListConsumerGroupsResult, MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
     ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo, group_state)
+from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInfo, ScramMechanism,
+                                          UserScramCredentialAlteration, UserScramCredentialDeletion,
+                                          UserScramCredentialsDescription,
+                                          UserScramCredentialUpsertion, check_alterations, check_users,
+                                          duplicate_users_error)
+from kafka.confluent._list_groups import list_groups
 from kafka.confluent.admin import ClusterMetadata, MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import OFFSET_INVALID, TopicPartition
@@ -592,6 +601,127 @@ class AdminClient:
             return out
 
         return self._run(topic_partition_offsets, work)
+
+    # -- leaders and credentials -------------------------------------------------------------------------------
+
+    def elect_leaders(self, election_type: ElectionType, partitions: Optional[List[TopicPartition]] = None,
+                      **kwargs: Any) -> Future:
+        """Elect partition leaders; a Future whose result is ``{TopicPartition: None or KafkaError}``.
+
+        ``partitions`` None elects for every partition. ``operation_timeout``
+        (s) bounds the controller's wait for the election.
+        """
+        if not isinstance(election_type, ElectionType):
+            raise TypeError("Expected 'election_type' to be of type 'ElectionType'")
+        if partitions is not None:
+            if not isinstance(partitions, list):
+                raise TypeError("Expected 'partitions' to be a list, got '%s'" % type(partitions).__name__)
+            for tp in partitions:
+                if not isinstance(tp, TopicPartition):
+                    raise TypeError("Element of the 'partitions' list must be of type 'TopicPartition' got '%s' "
+                                    % type(tp).__name__)
+                if tp.partition < 0:
+                    raise ValueError("Elements of the 'partitions' list must not have negative value for "
+                                     "'partition' field")
+        _, operation_ms = self._timeouts(kwargs, ("request_timeout", "operation_timeout"))
+        wanted: Optional[Dict[str, List[int]]] = None
+        if partitions is not None:
+            wanted = {}
+            for tp in partitions:
+                wanted.setdefault(tp.topic, []).append(tp.partition)
+
+        def work(engine: Any) -> Dict[TopicPartition, Any]:
+            if partitions is not None and len({(tp.topic, tp.partition) for tp in partitions}) != len(partitions):
+                raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                                "Duplicate partitions specified"))
+            response = engine.elect_leaders(election_type.value, wanted, timeout_ms=operation_ms, raise_errors=False)
+            if response.error_code:
+                raise KafkaException(KafkaError(response.error_code))
+            out: Dict[TopicPartition, Any] = {}
+            for topic in response.replica_election_results:
+                for p in topic.partition_result:
+                    error = KafkaError(p.error_code, p.error_message or None) if p.error_code else None
+                    key = TopicPartition(topic.topic, p.partition_id, 0)  # librdkafka's keys carry offset 0
+                    key.error = error
+                    out[key] = error
+            return out
+
+        return self._run_one(work)
+
+    def describe_user_scram_credentials(self, users: Optional[List[str]] = None, **kwargs: Any) -> Any:
+        """Users' SCRAM credentials as :class:`UserScramCredentialsDescription`.
+
+        With ``users`` None (every user): one Future whose result is
+        ``{user: description}`` (it fails when any user does); with a list:
+        ``{user: Future}``.
+        """
+        check_users(users)
+        self._timeouts(kwargs, ("request_timeout",))
+
+        def work(engine: Any) -> Dict[str, Any]:
+            duplicated = duplicate_users_error(list(users or ()))
+            if duplicated is not None:
+                raise duplicated
+            found = engine.describe_user_scram_credentials(list(users or ()), raise_error=False)
+            return {user: value if isinstance(value, BaseException) else UserScramCredentialsDescription(
+                user, [ScramCredentialInfo(ScramMechanism(int(m)), n) for m, n in value])
+                for user, value in found.items()}
+
+        if users is not None:
+            return self._run(users, work)
+
+        def every_user(engine: Any) -> Dict[str, Any]:
+            described = work(engine)
+            for value in described.values():
+                if isinstance(value, BaseException):
+                    raise value
+            return described
+
+        return self._run_one(every_user)
+
+    def alter_user_scram_credentials(self, alterations: List[UserScramCredentialAlteration],
+                                     **kwargs: Any) -> Dict[str, Future]:
+        """Create, replace and delete SCRAM credentials; ``{user: Future}`` whose result is None.
+
+        Passwords are salted here (random salt unless given); only the salted
+        password is sent.
+        """
+        check_alterations(alterations)
+        self._timeouts(kwargs, ("request_timeout",))
+        changes: List[Any] = []
+        for alt in alterations:
+            if isinstance(alt, UserScramCredentialUpsertion):
+                info = alt.scram_credential_info
+                changes.append(engine_users.UserScramCredentialUpsertion(
+                    alt.user, info.mechanism.value, alt.password, info.iterations,
+                    os.urandom(DEFAULT_SALT_BYTES) if alt.salt is None else alt.salt))
+            elif isinstance(alt, UserScramCredentialDeletion):
+                changes.append(engine_users.UserScramCredentialDeletion(alt.user, alt.mechanism.value))
+        users = list(dict.fromkeys(alt.user for alt in alterations))
+        return self._run(users, lambda engine: engine.alter_user_scram_credentials(changes, raise_error=False))
+
+    # -- legacy ------------------------------------------------------------------------------------------------
+
+    def list_groups(self, group: Optional[str] = None, timeout: float = -1) -> List[GroupMetadata]:
+        """Every group (or ``group`` alone) with its members, synchronously.
+
+        Deprecated in confluent-kafka (and warned about here too) in favour
+        of :meth:`list_consumer_groups` and :meth:`describe_consumer_groups`.
+        """
+        warnings.warn("list_groups() is deprecated, use list_consumer_groups() and describe_consumer_groups() "
+                      "instead.", DeprecationWarning, stacklevel=2)
+        if group is not None and not isinstance(group, str):
+            raise TypeError("group must be str")
+        timeout_ms = _seconds_to_ms(None if timeout is None or timeout < 0 else timeout,
+                                    self._request_timeout_ms, "timeout")
+        try:
+            return list_groups(self._client(), group, timeout_ms)
+        except Exception as exc:  # noqa: BLE001
+            raise _fail(exc) from exc
+
+    def cluster_id(self, timeout: float = -1) -> Optional[str]:
+        """The cluster id the brokers report, synchronously."""
+        return self._metadata.cluster_id(timeout)
 
     # -- client ------------------------------------------------------------------------------------------------
 

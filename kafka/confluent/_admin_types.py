@@ -132,6 +132,13 @@ class IsolationLevel(_OrderedEnum):
     READ_COMMITTED = 1
 
 
+class ElectionType(_OrderedEnum):
+    """Which replica ``elect_leaders`` makes leader."""
+
+    PREFERRED = 0  #: the preferred (first assigned) replica, when in sync
+    UNCLEAN = 1  #: any live replica, even one out of sync
+
+
 _GROUP_STATES = {"PreparingRebalance": ConsumerGroupState.PREPARING_REBALANCING,
                  "CompletingRebalance": ConsumerGroupState.COMPLETING_REBALANCING,
                  "Stable": ConsumerGroupState.STABLE, "Dead": ConsumerGroupState.DEAD,
@@ -576,23 +583,23 @@ class GroupMember:
     """A member in the legacy ``list_groups`` answer."""
 
     def __init__(self) -> None:
-        self.id = None
-        self.client_id = None
-        self.client_host = None
-        self.metadata = None
-        self.assignment = None
+        self.id: Optional[str] = None
+        self.client_id: Optional[str] = None
+        self.client_host: Optional[str] = None
+        self.metadata: Optional[bytes] = None
+        self.assignment: Optional[bytes] = None
 
 
 class GroupMetadata:
     """A group in the legacy ``list_groups`` answer."""
 
     def __init__(self) -> None:
-        self.broker = None
-        self.id = None
-        self.error = None
-        self.state = None
-        self.protocol_type = None
-        self.protocol = None
+        self.broker: Any = None
+        self.id: Optional[str] = None
+        self.error: Any = None
+        self.state: Optional[str] = None
+        self.protocol_type: Optional[str] = None
+        self.protocol: Optional[str] = None
         self.members: List[GroupMember] = []
 
     def __repr__(self) -> str:

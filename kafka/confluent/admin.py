@@ -176,6 +176,9 @@ from kafka.confluent._admin_types import (  # noqa: E402
     ConsumerGroupType, DeletedRecords, DescribeClusterResult, GroupMember, GroupMetadata, IsolationLevel,
     ListConsumerGroupsResult, ListOffsetsResultInfo, MemberAssignment, MemberDescription, NewPartitions, NewTopic,
     Node, OffsetSpec, ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo)
+from kafka.confluent._admin_scram import (  # noqa: E402
+    ScramCredentialInfo, ScramMechanism, UserScramCredentialAlteration, UserScramCredentialDeletion,
+    UserScramCredentialsDescription, UserScramCredentialUpsertion)
 from kafka.confluent._admin_client import AdminClient  # noqa: E402
 
 __all__ = [
@@ -185,5 +188,6 @@ __all__ = [
     "MemberAssignment", "ConsumerGroupTopicPartitions", "ConsumerGroupState", "ConsumerGroupType", "GroupMetadata",
     "GroupMember", "OffsetSpec", "ListOffsetsResultInfo", "IsolationLevel", "DeletedRecords", "TopicDescription",
     "TopicPartitionInfo", "TopicCollection", "DescribeClusterResult", "Node", "ClusterMetadata", "TopicMetadata",
-    "PartitionMetadata", "BrokerMetadata",
+    "PartitionMetadata", "BrokerMetadata", "ScramMechanism", "ScramCredentialInfo", "UserScramCredentialsDescription",
+    "UserScramCredentialAlteration", "UserScramCredentialUpsertion", "UserScramCredentialDeletion",
 ]

@@ -55,19 +55,8 @@ ALLOWED = {
     "param KafkaAdminClient.delete_records(partition_leader_id)",
 }
 
-#: kafka-python 3 admin APIs kafkawire does not implement yet. None of the
-#: peers the suite runs against answers them (the embedded Tansu broker and the
-#: librdkafka mock cluster do not announce DescribeLogDirs, AlterReplicaLogDirs,
-#: ElectLeaders, AlterPartitionReassignments, DescribeQuorum, UpdateFeatures,
-#: DescribeProducers, DescribeTransactions, ListTransactions, WriteTxnMarkers or
-#: ListConfigResources), so they cannot be tested against a real component yet.
-#: The SCRAM credential APIs are announced by Tansu but answered with malformed
-#: responses, so they wait for a broker that speaks them.
-NOT_YET = {"method KafkaAdminClient.%s" % name for name in (
-    "abort_transaction", "alter_partition_reassignments", "alter_replica_log_dirs",
-    "describe_log_dirs", "describe_metadata_quorum", "describe_producers", "describe_transactions",
-    "elect_leaders", "find_hanging_transactions", "list_config_resources", "list_transactions",
-    "update_features", "alter_user_scram_credentials", "describe_user_scram_credentials")}
+#: kafka-python 3 admin APIs kafkawire does not implement yet (none left).
+NOT_YET: set = set()
 
 
 def kafka_python_interpreter() -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any, Dict, List, Optional
 
+from kafka import errors
 from kafka.admin.acl import ACLOperation
 from kafka.protocol.schema import StructValue
 
@@ -70,10 +71,16 @@ def config_dict(config: Any) -> Dict[str, Any]:
     return out
 
 
+def error_text(code: int, message: Optional[str]) -> str:
+    """A broker error as kafka-python writes it in its result dicts: ``"[Error 42] InvalidRequestError: text"``."""
+    cls = errors.for_code(code) or errors.NoError
+    return str(cls(message) if message else cls())
+
+
 def error_names(results: Dict[Any, Any]) -> List[Any]:
     """``[(key, error class name or 'OK')]`` for a ``{key: None or exception}`` mapping."""
     return [(key, "OK" if outcome is None else type(outcome).__name__) for key, outcome in results.items()]
 
 
-__all__ = ["plain", "authorized_operations", "topic_dict", "config_dict", "error_names",
+__all__ = ["plain", "authorized_operations", "topic_dict", "config_dict", "error_names", "error_text",
            "CONFIG_SOURCE_NAMES", "CONFIG_TYPE_NAMES"]

@@ -57,6 +57,15 @@ _ATTRIBUTE_RE = re.compile(rb"[A-Za-z]=")
 _MAX_ERROR_TEXT = 200
 
 
+def salted_password(mechanism: str, password: bytes, salt: bytes, iterations: int) -> bytes:
+    """RFC 5802's ``Hi(password, salt, iterations)`` for ``mechanism`` ("SCRAM-SHA-256" or "SCRAM-SHA-512").
+
+    The key both sides derive a login's proofs from, and what a broker
+    stores (with the salt and count) as a user's SCRAM credential.
+    """
+    return hashlib.pbkdf2_hmac(SCRAM_HASHES[mechanism], password, salt, iterations)
+
+
 def escape_saslname(name: str) -> str:
     """Escape a user name for SCRAM: ``=`` becomes ``=3D`` and ``,`` becomes ``=2C``."""
     return name.replace("=", "=3D").replace(",", "=2C")
@@ -200,14 +209,14 @@ class ScramMechanism(SaslMechanism):
                     iterations, self._min_iterations, self._max_iterations))
         log.debug("%r: server-first accepted: %d iterations, %d-byte salt", self, iterations, len(salt))
 
-        salted_password = hashlib.pbkdf2_hmac(self._hash, self._password, salt, iterations)
-        client_key = self._hmac(salted_password, b"Client Key")
+        salted = salted_password(self.name, self._password, salt, iterations)
+        client_key = self._hmac(salted, b"Client Key")
         stored_key = hashlib.new(self._hash, client_key).digest()
         without_proof = b"c=" + _CHANNEL_BINDING + b",r=" + nonce
         auth_message = self._client_first_bare + b"," + server_first + b"," + without_proof
         client_signature = self._hmac(stored_key, auth_message)
         proof = bytes(a ^ b for a, b in zip(client_key, client_signature))
-        server_key = self._hmac(salted_password, b"Server Key")
+        server_key = self._hmac(salted, b"Server Key")
         self._server_signature = self._hmac(server_key, auth_message)
         return without_proof + b",p=" + base64.b64encode(proof)
 

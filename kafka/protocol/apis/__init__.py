@@ -19,9 +19,12 @@ if TYPE_CHECKING:
     from kafka.protocol.apis.metadata import *  # noqa: F401,F403
     from kafka.protocol.apis.offsets import *  # noqa: F401,F403
     from kafka.protocol.apis.produce import *  # noqa: F401,F403
+    from kafka.protocol.apis.quorum import *  # noqa: F401,F403
+    from kafka.protocol.apis.replicas import *  # noqa: F401,F403
     from kafka.protocol.apis.sasl import *  # noqa: F401,F403
     from kafka.protocol.apis.share import *  # noqa: F401,F403
     from kafka.protocol.apis.txn import *  # noqa: F401,F403
+    from kafka.protocol.apis.txn_admin import *  # noqa: F401,F403
 
 #: Family modules; each defines one or more module-level ``Api`` objects.
 _FAMILIES = (
@@ -32,11 +35,14 @@ _FAMILIES = (
     "offsets",
     "groups",
     "txn",
+    "txn_admin",
     "admin",
     "acls",
     "sasl",
     "share",
     "cluster",
+    "replicas",
+    "quorum",
 )
 
 

@@ -1,8 +1,8 @@
 """Cluster maintenance APIs: partition reassignments (key 46), SCRAM credentials (keys 50, 51)
 and paged topic descriptions (key 75). All four are flexible from v0.
 
-The SCRAM credential APIs are declared (and checked against Kafka's message
-definitions) but not used yet: no peer of the test suite answers them well.
+The SCRAM credential APIs serve the admin clients' ``describe_user_scram_credentials``
+and ``alter_user_scram_credentials``.
 """
 
 from kafka.protocol.schema import Api, Field, Route, Struct
