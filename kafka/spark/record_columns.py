@@ -48,6 +48,8 @@ _MAX_WAIT = 4096
 #: index (8 bytes of index per byte copied) rather than by marking the span.
 _SPARSE = 8
 _GAP_VALUE = np.array([False, True])
+#: Values this long on average are copied out one slice each.
+_LONG = 256
 
 
 class _Malformed(Exception):
@@ -333,6 +335,10 @@ def _gather(arr: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
         # rather than mark every byte in between.
         placed = np.cumsum(lengths) - lengths  # where each value goes in the output
         return arr[np.repeat(starts - placed, lengths) + np.arange(total)]
+    if total >= _LONG * n:
+        # Long values: one slice each costs less than a mask over every byte.
+        view = memoryview(arr)
+        return np.frombuffer(b"".join([view[a:a + k] for a, k in zip(starts.tolist(), lengths.tolist())]), np.uint8)
     # The span alternates gaps and values: a mask of the value bytes, run by run.
     runs = np.empty(2 * n, np.int64)
     runs[0] = 0
