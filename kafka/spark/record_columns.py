@@ -337,7 +337,7 @@ def _gather(arr: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
         return arr[np.repeat(starts - placed, lengths) + np.arange(total)]
     if total >= _LONG * n:
         # Long values: one slice each costs less than a mask over every byte.
-        view = memoryview(arr)
+        view = arr.data
         return np.frombuffer(b"".join([view[a:a + k] for a, k in zip(starts.tolist(), lengths.tolist())]), np.uint8)
     # The span alternates gaps and values: a mask of the value bytes, run by run.
     runs = np.empty(2 * n, np.int64)
