@@ -7,7 +7,8 @@
 Measures, on ``local[2]`` and on a Spark standalone cluster of two one-core
 workers started on 127.0.0.1 from the installed pyspark (``--master``):
 
-* batch read: ``df.count()`` over N 100-byte records of a 4-partition topic;
+* batch read: ``df.count()`` over N 100-byte records of a 4-partition topic
+  (``--isolation-level read_committed`` or ``both`` for read_committed reads);
 * batch write: N rows of 100-byte values into a 4-partition topic;
 * streaming: end-to-end latency (record timestamp to ``foreachBatch``) of
   a query fed one record every 50 ms, and Spark's per-trigger durations.
@@ -88,6 +89,11 @@ def _fill(servers: str, topic: str, count: int) -> float:
     return time.perf_counter() - started
 
 
+#: The isolation levels of the batch reads for each ``--isolation-level``.
+ISOLATION_LEVELS = {"read_uncommitted": ("read_uncommitted",), "read_committed": ("read_committed",),
+                    "both": ("read_uncommitted", "read_committed")}
+
+
 def _tasks(path: str, kind: str) -> List[Dict[str, Any]]:
     if not os.path.exists(path):
         return []
@@ -132,8 +138,10 @@ def _client_alone(servers: str, topic: str, count: int) -> Dict[str, float]:
     return out
 
 
-def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timings: str) -> Dict[str, Any]:
-    df = spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers).option("subscribe", topic).load()
+def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timings: str,
+               isolation: str = "read_uncommitted") -> Dict[str, Any]:
+    df = spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers).option("subscribe", topic) \
+        .option("kafka.isolation.level", isolation).load()
     warm = {topic: {str(p): min(1000, count // PARTITIONS) for p in range(PARTITIONS)}}
     spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers).option("subscribe", topic) \
         .option("endingOffsets", json.dumps(warm)).load().count()  # starts the Python workers
@@ -252,7 +260,9 @@ def _session(master: str, work: str, repo: str) -> Any:
 def _bench_on(spark: Any, servers: str, topic: str, args: Any, timings: str, work: str) -> Dict[str, Any]:
     report: Dict[str, Any] = {}
     if "read" not in args.skip:
-        report["batch_read"] = bench_read(spark, servers, topic, args.records, args.runs, timings)
+        for isolation in ISOLATION_LEVELS[args.isolation_level]:
+            name = "batch_read" if isolation == "read_uncommitted" else "batch_read_committed"
+            report[name] = bench_read(spark, servers, topic, args.records, args.runs, timings, isolation)
     if "write" not in args.skip:
         report["batch_write"] = bench_write(spark, servers, args.records, args.runs, timings)
     if "stream" not in args.skip:
@@ -270,6 +280,8 @@ def main() -> None:
     parser.add_argument("--master", choices=["local", "cluster", "both"], default="both",
                         help="local[2], a standalone cluster of two one-core workers on 127.0.0.1, or both")
     parser.add_argument("--skip", action="append", default=[], choices=["read", "write", "stream", "client"])
+    parser.add_argument("--isolation-level", choices=sorted(ISOLATION_LEVELS), default="read_uncommitted",
+                        help="of the batch reads (both: the two, one after the other, on the same topic)")
     args = parser.parse_args()
 
     kafka.spark.configure_python()
@@ -312,22 +324,26 @@ def main() -> None:
 
 
 def _explain(report: Dict[str, Any]) -> None:
-    read = report.get("batch_read")
-    if read:
-        print("batch read: %d records/s (median of %s); tasks busy %.1f s in total on 2 cores for %.1f s wall: "
-              "our client (fetch + decode) %.1f s (%.0f%%), Arrow building %.1f s (%.0f%%), the rest of the tasks' time "
-              "(Spark consuming the batches) %.1f s"
-              % (read["rate"], read["rates"], read["task_s"], read["wall_s"], read["client_s"],
-                 100 * read["client_s"] / read["task_s"], read["arrow_s"], 100 * read["arrow_s"] / read["task_s"],
-                 read["task_s"] - read["client_s"] - read["arrow_s"]))
-        print("batch read: Python workers' CPU %.2f us per record (our decoding and Spark's handling of the "
-              "batches in the worker)" % read["worker_cpu_us_per_record"])
+    for name in ("batch_read", "batch_read_committed"):
+        if name in report:
+            _explain_read(name.replace("_", " "), report[name])
     write = report.get("batch_write")
     if write:
         print("batch write: %d rows/s (median of %s); tasks %.1f s in total: send %.1f s, final flush %.1f s, "
               "waiting for Spark's rows %.1f s"
               % (write["rate"], write["rates"], write["task_s"], write["send_s"], write["flush_s"],
                  write["task_s"] - write["send_s"] - write["flush_s"]))
+
+
+def _explain_read(what: str, read: Dict[str, Any]) -> None:
+    print("%s: %d records/s (median of %s); tasks busy %.1f s in total on 2 cores for %.1f s wall: "
+          "our client (fetch + decode) %.1f s (%.0f%%), Arrow building %.1f s (%.0f%%), the rest of the tasks' time "
+          "(Spark consuming the batches) %.1f s"
+          % (what, read["rate"], read["rates"], read["task_s"], read["wall_s"], read["client_s"],
+             100 * read["client_s"] / read["task_s"], read["arrow_s"], 100 * read["arrow_s"] / read["task_s"],
+             read["task_s"] - read["client_s"] - read["arrow_s"]))
+    print("%s: Python workers' CPU %.2f us per record (our decoding and Spark's handling of the "
+          "batches in the worker)" % (what, read["worker_cpu_us_per_record"]))
 
 
 if __name__ == "__main__":

@@ -4,12 +4,12 @@ A Spark task reads a known range ``[start, end)`` of a single partition, so
 it needs none of the consumer's machinery (subscriptions, positions of many
 partitions, per-record ``ConsumerRecord`` objects). :func:`fetch_range`
 sends Fetch requests to the partition's leader itself, one ahead of the
-records being handed out, and yields the record tuples of each batch as
-decoded by :mod:`kafka.record` — ready to be turned into Arrow columns.
+records being handed out, and yields the records of each batch as a
+:data:`BatchDecoder` gives them — ready to be turned into Arrow columns.
 
-Only ``read_uncommitted`` is handled here; with ``read_committed`` the
-worker reads through :class:`~kafka.consumer.kafka.ModernKafkaConsumer`, which filters
-aborted transactions.
+With ``read_committed`` the Fetch requests say so, nothing at or after a
+response's last stable offset is handed out, and the batches of aborted
+transactions are left out (:mod:`kafka.spark.aborted`).
 """
 
 from __future__ import annotations
@@ -22,10 +22,11 @@ from kafka.client import topic_ids
 from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.client.routing import RoutingClient
 from kafka.consumer.fetch_errors import OK, RAISE, REFRESH, RESET, classify_partition_error, partition_error
+from kafka.enums import IsolationLevel
 from kafka.protocol.apis import FETCH
 from kafka.record import MemoryRecords
+from kafka.spark.aborted import AbortedTransactions
 from kafka.structs import TopicPartition
-
 
 
 #: ``decode(batch, low, high)``: the records of ``batch`` with ``low <= offset < high`` (any sized
@@ -48,11 +49,13 @@ class RangeFetcher:
     """Fetches ranges of single partitions with one client (one per Spark worker process)."""
 
     def __init__(self, client: RoutingClient, max_partition_bytes: int = 8 * 1024 * 1024, max_wait_ms: int = 100,
-                 check_crcs: bool = True) -> None:
+                 check_crcs: bool = True,
+                 isolation_level: IsolationLevel = IsolationLevel.READ_UNCOMMITTED) -> None:
         self.client = client
         self.max_partition_bytes = max_partition_bytes
         self.max_wait_ms = max_wait_ms
         self.check_crcs = check_crcs
+        self.read_committed = isolation_level == IsolationLevel.READ_COMMITTED
         self.timeout_ms = client.config["request_timeout_ms"]
 
     def _send(self, tp: TopicPartition, offset: int) -> Tuple[int, Any]:
@@ -66,7 +69,7 @@ class RangeFetcher:
         wanted = PartitionFetch(tp.topic, tp.partition, offset, self.max_partition_bytes,
                                 cluster.leader_epoch_for_partition(tp))
         request = build_fetch_request([wanted], ids, max_wait_ms=self.max_wait_ms, min_bytes=1,
-                                      max_bytes=self.max_partition_bytes)
+                                      max_bytes=self.max_partition_bytes, isolation_level=int(self.read_committed))
         future = client.send(node, request, api=FETCH, version=version)
         client.poll(timeout_ms=0)  # put the request on the wire now, so the broker works meanwhile
         return offset, future
@@ -122,23 +125,35 @@ class RangeFetcher:
                 pending = self._send(tp, position)
                 continue
             batches = list(MemoryRecords(part.records or b"", check_crcs=self.check_crcs)) if part is not None else []
-            if not batches:
-                if part is not None and part.records and MemoryRecords(part.records).has_partial:
+            limit, aborted = end, None
+            if self.read_committed and part is not None:
+                aborted = AbortedTransactions(part.aborted_transactions)
+                if part.last_stable_offset >= 0:
+                    limit = min(end, part.last_stable_offset)
+            after = max(position, min(batches[-1].next_offset, limit)) if batches else position
+            if after == position:
+                if not batches and part is not None and part.records and MemoryRecords(part.records).has_partial:
                     raise errors.RecordTooLargeError(
                         "kafkawire: a record batch of %s-%d at offset %d is larger than "
                         "kafka.max.partition.fetch.bytes (%d)" % (tp[0], tp[1], position, self.max_partition_bytes))
                 self._check_idle(tp, position, end, idle_deadline, poll_timeout_ms)
+                if batches:  # records only past the last stable offset: the broker will not wait for more
+                    time.sleep(self.client.config["retry_backoff_ms"] / 1000.0)
                 pending = self._send(tp, position)
                 continue
             idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
-            after = max(position, batches[-1].next_offset)
             if after < end:
                 pending = self._send(tp, after)  # the next fetch travels while this one is decoded
             first = True
             for batch in batches:
-                if batch.next_offset <= position or batch.is_control_batch:
+                if batch.next_offset <= position:
                     continue
-                records, first_offset = decode(batch, position, end)
+                skip = batch.is_control_batch if aborted is None else aborted.skips(batch)
+                if skip:
+                    if batch.base_offset <= position:
+                        first = False  # the log still holds ``position``: no data loss to look for
+                    continue
+                records, first_offset = decode(batch, position, limit)
                 if first:
                     if fail_on_data_loss and first_offset is not None and first_offset > position \
                             and position == start and self._log_start(tp) > position:

@@ -11,7 +11,10 @@ Finding where records start is the one step that cannot be done for all
 records at once (each record's position depends on the length of the one
 before it). Records of one size follow each other at a fixed stride, so runs
 of equal length prefixes are found with one numpy comparison; irregular
-stretches are walked in Python, one cheap step per record.
+stretches are walked in Python, one cheap step per record (about 0.15 µs;
+following the chain of length prefixes with numpy instead, by pointer
+doubling over every byte that could begin a record, was measured 1.6 to 10
+times slower).
 
 Anything unexpected (malformed bytes, a legacy batch) makes
 :func:`decode_batch` return ``None``; the caller then decodes the batch with
@@ -41,6 +44,12 @@ _MIN_RUN = 32
 #: look; doubled after each failure, so batches of varying lengths pay little.
 _FIRST_WAIT = 32
 _MAX_WAIT = 4096
+#: Values taking less than 1/_SPARSE of the bytes they span are gathered by
+#: index (8 bytes of index per byte copied) rather than by marking the span.
+_SPARSE = 8
+_GAP_VALUE = np.array([False, True])
+#: Values this long on average are copied out one slice each.
+_LONG = 256
 
 
 class _Malformed(Exception):
@@ -304,9 +313,12 @@ def _gather(arr: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
     # Where records of one layout follow each other, their values are at a
     # fixed stride: a strided view copies them out at memcpy speed.
     steps = np.diff(starts)
-    cuts = np.flatnonzero(lengths[1:] != lengths[:-1]) + 1
+    # A run ends where the length or the distance to the next value changes.
+    changes = np.zeros(n, np.bool_)
+    np.not_equal(lengths[1:], lengths[:-1], out=changes[1:])
     if n > 2:
-        cuts = np.union1d(cuts, np.flatnonzero(steps[1:] != steps[:-1]) + 2)
+        changes[2:] |= steps[1:] != steps[:-1]
+    cuts = np.flatnonzero(changes)
     if len(cuts) * _MIN_RUN < n:
         pieces = []
         for begin, end in zip([0] + cuts.tolist(), cuts.tolist() + [n]):
@@ -317,11 +329,22 @@ def _gather(arr: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndar
         return pieces[0] if len(pieces) == 1 else np.concatenate(pieces)
     low = int(starts[0])
     high = int(starts[-1] + lengths[-1])
-    # +1 where a value starts, -1 where it ends; the running sum marks the bytes inside values.
-    marks = np.zeros(high - low + 1, np.int8)
-    marks[starts - low] = 1
-    marks[starts + lengths - low] = -1
-    inside = np.cumsum(marks[:-1], dtype=np.int8).view(np.bool_)
+    total = int(lengths.sum())
+    if total * _SPARSE < high - low:
+        # Short values far apart (keys between long values): index their bytes
+        # rather than mark every byte in between.
+        placed = np.cumsum(lengths) - lengths  # where each value goes in the output
+        return arr[np.repeat(starts - placed, lengths) + np.arange(total)]
+    if total >= _LONG * n:
+        # Long values: one slice each costs less than a mask over every byte.
+        view = arr.data
+        return np.frombuffer(b"".join([view[a:a + k] for a, k in zip(starts.tolist(), lengths.tolist())]), np.uint8)
+    # The span alternates gaps and values: a mask of the value bytes, run by run.
+    runs = np.empty(2 * n, np.int64)
+    runs[0] = 0
+    runs[2::2] = starts[1:] - starts[:-1] - lengths[:-1]
+    runs[1::2] = lengths
+    inside = np.tile(_GAP_VALUE, n).repeat(runs)
     return arr[low:high][inside]
 
 

@@ -2,8 +2,7 @@
 
 Spark reuses its Python worker processes between tasks, so each worker keeps
 its clients, one per distinct configuration, in module-level caches
-(:func:`cached_fetcher` for reads, :func:`cached_consumer` for
-``read_committed`` reads, :func:`cached_producer`) instead of connecting
+(:func:`cached_fetcher` for reads, :func:`cached_producer`) instead of connecting
 again for every task. The reader and writer objects Spark pickles
 carry only options; clients are made here, in the worker process.
 """
@@ -20,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional,
 from kafka import errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
-from kafka.spark.arrow import BatchBuilder
+from kafka.enums import IsolationLevel
 from kafka.spark.arrow_columns import ColumnBatchBuilder
 from kafka.spark.fetch import RangeFetcher
 from kafka.spark.offsets import OffsetRange
@@ -28,7 +27,6 @@ from kafka.spark.record_columns import columns_between
 from kafka.structs import TopicPartition
 
 if TYPE_CHECKING:
-    from kafka.consumer.kafka import ModernKafkaConsumer
     from kafka.producer import KafkaProducer
 
 T = TypeVar("T")
@@ -40,7 +38,6 @@ ROWS_PER_BATCH = 10000
 BYTES_PER_BATCH = 64 * 1024 * 1024
 
 _lock = threading.Lock()
-_consumers: Dict[Any, "ModernKafkaConsumer"] = {}
 _producers: Dict[Any, "KafkaProducer"] = {}
 _fetchers: Dict[Any, RangeFetcher] = {}
 #: Seconds spent inside our client by this worker process (fetch + decode, Arrow
@@ -62,27 +59,13 @@ def _key(config: Dict[str, Any]) -> Tuple:
     return tuple(sorted((k, repr(v)) for k, v in config.items()))
 
 
-def cached_consumer(client: Dict[str, Any], fail_on_data_loss: bool) -> "ModernKafkaConsumer":
-    """This worker's consumer for ``client`` settings (made on first use)."""
-    # The consumer and the producer are imported when first needed: a worker
-    # that only reads (read_uncommitted) starts faster without them.
-    from kafka.consumer.kafka import ModernKafkaConsumer
-
-    config = dict(client)
-    config.setdefault("max_poll_records", ROWS_PER_BATCH)
-    config.setdefault("fetch_max_wait_ms", 100)
-    # kafka.group.id, when given, is the group the consumer names (it never commits to it).
-    config.update(enable_auto_commit=False, group_id=client.get("group_id"),
-                  auto_offset_reset="none" if fail_on_data_loss else "earliest")
-    return _cached(_consumers, _key(config), lambda: ModernKafkaConsumer(**config))
-
-
 def cached_fetcher(client: Dict[str, Any]) -> RangeFetcher:
     """This worker's range fetcher (and its client) for ``client`` settings (made on first use)."""
     config = {k: v for k, v in client.items() if k in CLIENT_CONFIG}
     return _cached(_fetchers, _key(client), lambda: RangeFetcher(
         RoutingClient(**config), max_partition_bytes=client.get("max_partition_fetch_bytes", 8 * 1024 * 1024),
-        max_wait_ms=client.get("fetch_max_wait_ms", 100), check_crcs=client.get("check_crcs", True)))
+        max_wait_ms=client.get("fetch_max_wait_ms", 100), check_crcs=client.get("check_crcs", True),
+        isolation_level=IsolationLevel[client.get("isolation_level", "read_uncommitted").upper()]))
 
 
 def cached_producer(client: Dict[str, Any]) -> "KafkaProducer":
@@ -103,14 +86,11 @@ def _cached(cache: Dict[Any, T], key: Any, make: Callable[[], T]) -> T:
 
 def _close_all() -> None:
     with _lock:
-        for consumer in _consumers.values():
-            consumer.close()
         for producer in _producers.values():
             producer.close(timeout=10)
         for fetcher in _fetchers.values():
             fetcher.client.close()
         _fetchers.clear()
-        _consumers.clear()
         _producers.clear()
 
 
@@ -121,72 +101,15 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
                poll_timeout_ms: int) -> Iterator[Any]:
     """Records ``[rng.start, rng.end)`` of one partition as ``pyarrow.RecordBatch`` objects.
 
-    With ``fail_on_data_loss`` a range whose records are gone from the log
-    (deleted by retention, or a partition that vanished) raises
-    OffsetOutOfRangeError; otherwise the missing records are skipped.
+    Record batches are decoded straight into Arrow columns (see
+    :mod:`kafka.spark.record_columns`). With ``read_committed`` the records
+    of aborted transactions are left out. With ``fail_on_data_loss`` a range
+    whose records are gone from the log (deleted by retention, or a
+    partition that vanished) raises OffsetOutOfRangeError; otherwise the
+    missing records are skipped.
     """
     if rng.end <= rng.start:
         return
-    if client.get("isolation_level", "read_uncommitted") != "read_committed":
-        yield from _read_direct(client, rng, include_headers, fail_on_data_loss, poll_timeout_ms)
-        return
-    consumer = cached_consumer(client, fail_on_data_loss)
-    tp = TopicPartition(rng.topic, rng.partition)
-    consumer.assign([tp])
-    consumer.seek(tp, rng.start)
-    builder = BatchBuilder(rng.topic, rng.partition, include_headers)
-    task_started = time.perf_counter()
-    cpu_started = time.process_time()
-    client_s = arrow_s = 0.0
-    end = rng.end
-    idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
-    position = rng.start
-    while position < end:
-        started = time.perf_counter()
-        try:
-            fetched = consumer.poll(timeout_ms=min(500, poll_timeout_ms), max_records=ROWS_PER_BATCH)
-        except errors.OffsetOutOfRangeError:
-            raise errors.OffsetOutOfRangeError(
-                "kafkawire: offsets %d-%d of %s-%d are no longer in the log (data loss); set "
-                "failOnDataLoss=false to skip them" % (position, end, rng.topic, rng.partition)) from None
-        records = fetched.get(tp, [])
-        elapsed = time.perf_counter() - started
-        client_s += elapsed
-        timings["read_s"] += elapsed
-        if records:
-            idle_deadline = time.monotonic() + poll_timeout_ms / 1000.0
-            if records[-1].offset >= end:
-                records = [r for r in records if r.offset < end]
-            if fail_on_data_loss and records and records[0].offset > position and position == rng.start \
-                    and _log_start_after(consumer, tp, position):
-                raise errors.OffsetOutOfRangeError(
-                    "kafkawire: offsets %d-%d of %s-%d are no longer in the log (data loss); set "
-                    "failOnDataLoss=false to skip them" % (position, records[0].offset, rng.topic, rng.partition))
-            builder.extend(records)
-            if len(builder) >= ROWS_PER_BATCH:
-                started = time.perf_counter()
-                batch = builder.build()
-                arrow_s += time.perf_counter() - started
-                yield batch
-        position = consumer.position(tp)
-        if not records and time.monotonic() > idle_deadline:
-            raise errors.KafkaTimeoutError(
-                "kafkawire: no records of %s-%d at offset %d within kafkaConsumer.pollTimeoutMs=%d ms "
-                "(range ends at %d)" % (rng.topic, rng.partition, position, poll_timeout_ms, end))
-    if len(builder):
-        started = time.perf_counter()
-        batch = builder.build()
-        arrow_s += time.perf_counter() - started
-        yield batch
-    timings["arrow_s"] += arrow_s
-    # task_s includes the time Spark spends on each batch while this generator waits.
-    _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
-            task_s=time.perf_counter() - task_started, cpu_s=time.process_time() - cpu_started)
-
-
-def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, fail_on_data_loss: bool,
-                 poll_timeout_ms: int) -> Iterator[Any]:
-    """read_uncommitted: record batches decoded straight into Arrow columns (see :mod:`kafka.spark.record_columns`)."""
     fetcher = cached_fetcher(client)
     tp = TopicPartition(rng.topic, rng.partition)
     builder = ColumnBatchBuilder(rng.topic, rng.partition, include_headers)
@@ -214,13 +137,6 @@ def _read_direct(client: Dict[str, Any], rng: OffsetRange, include_headers: bool
     # cpu_s: this Python worker's CPU time during the task, Spark's handling of the batches included.
     _report("read", rows=rng.end - rng.start, client_s=client_s, arrow_s=arrow_s,
             task_s=time.perf_counter() - task_started, cpu_s=time.process_time() - cpu_started)
-
-
-def _log_start_after(consumer: "ModernKafkaConsumer", tp: TopicPartition, offset: int) -> bool:
-    # A gap at the start of a range is data loss only if the log no longer
-    # begins at or before it (compacted topics and transaction markers leave
-    # gaps too).
-    return consumer.beginning_offsets([tp]).get(tp, 0) > offset
 
 
 # -- writing -------------------------------------------------------------------------------

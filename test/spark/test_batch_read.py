@@ -62,9 +62,8 @@ def test_schema_and_every_record_once(spark, broker, filled):
     assert df.rdd.getNumPartitions() == 3
 
 
-def test_read_committed_reads_through_the_consumer(spark, broker, filled):
-    # read_committed goes through KafkaConsumer (which filters aborted
-    # transactions) rather than the direct range fetcher.
+def test_read_committed_without_transactions_reads_every_record(spark, broker, filled):
+    # Transactions themselves: test_read_committed.py.
     topic, expected = filled
     df = _load(spark, broker.bootstrap_servers, subscribe=topic, includeHeaders="true",
                **{"kafka.isolation.level": "read_committed"})

@@ -2,7 +2,7 @@
 
 :func:`kafka.spark.record_columns.columns_between` and
 :class:`kafka.spark.arrow_columns.ColumnBatchBuilder` (what the executors
-use for ``read_uncommitted``) are checked against
+use) are checked against
 :func:`kafka.spark.fetch.record_tuples` and :class:`kafka.spark.arrow.BatchBuilder`
 (built on :mod:`kafka.record`'s decoder) on the same bytes: batches written
 by librdkafka and by our producer through the broker, batches built here,
