@@ -394,22 +394,27 @@ class Fetcher:
             next_offset = batch.next_offset
             if next_offset > MAX_OFFSET:
                 raise _past_max_offset(fetch.tp, batch.base_offset)
+            if read_committed and batch.is_transactional:
+                # Every transactional batch, a marker or one before the
+                # position included, moves the aborted transactions along:
+                # a listed transaction starts counting at its first offset
+                # and its producer's ABORT marker ends it, so the producer's
+                # next transaction is read.
+                while aborted_heap and aborted_heap[0][0] <= batch.last_offset:
+                    aborted_pids.add(heapq.heappop(aborted_heap)[1])
+                if batch.is_control_batch:
+                    for control in batch:
+                        if isinstance(control, ControlRecord) and control.control_type == ControlRecordType.ABORT:
+                            aborted_pids.discard(batch.producer_id)
             position = state.position
             if next_offset <= position:
                 continue
             if batch.is_control_batch:
-                if read_committed:
-                    for control in batch:
-                        if isinstance(control, ControlRecord) and control.control_type == ControlRecordType.ABORT:
-                            aborted_pids.discard(batch.producer_id)
                 yield [], next_offset
                 continue
-            if read_committed and batch.is_transactional:
-                while aborted_heap and aborted_heap[0][0] <= batch.last_offset:
-                    aborted_pids.add(heapq.heappop(aborted_heap)[1])
-                if batch.producer_id in aborted_pids:
-                    yield [], next_offset
-                    continue
+            if read_committed and batch.is_transactional and batch.producer_id in aborted_pids:
+                yield [], next_offset
+                continue
             if batch.compression_type and self._decompressed >= self.decompression_budget:
                 yield _OUT_OF_BUDGET  # this batch is decompressed by the next poll
             epoch = getattr(batch, "partition_leader_epoch", -1)

@@ -129,12 +129,14 @@ def test_aborted_transactions_are_left_out_as_the_consumer_does(start, end):
 def test_an_answer_beginning_with_an_abort_marker():
     # Read from P1's ABORT marker, the list still names P1's aborted
     # transaction (it ends at the marker): the marker ends it, and P1's next
-    # transaction is committed. (The consumer's fetcher takes the listed
-    # transaction in only at P1's next data batch and leaves that batch out.)
+    # transaction is committed. (The consumer's fetcher used to take the
+    # listed transaction in only at P1's next data batch and leave that
+    # committed batch out.)
     with ScriptedPeer(topics={"t": 1}) as peer:
         _serve(peer, TransactionalLog(LOG))
-        assert [(o, v) for o, v, *_ in _read(peer, "read_committed", 8, END)] == \
-            [(o, v) for o, v in COMMITTED if o >= 8]
+        expected = [(o, v) for o, v in COMMITTED if o >= 8]
+        assert [(o, v) for o, v, *_ in _read(peer, "read_committed", 8, END)] == expected
+        assert [(o, v) for o, v, *_ in _consumed(peer, 8, END)] == expected
 
 
 def test_read_uncommitted_keeps_aborted_records_and_drops_markers():
