@@ -255,7 +255,7 @@ class AdminClient:
         include_ops = bool(kwargs.get("include_authorized_operations", False))
 
         def work(engine: Any) -> Dict[str, Any]:
-            cluster = engine.describe_cluster()
+            cluster = engine.describe_cluster(raise_error=True)
             nodes = {b.nodeId: Node(b.nodeId, b.host, b.port, b.rack) for b in cluster.brokers}
             found = engine.describe_topics(list(names), raise_error=False)
             out: Dict[str, Any] = {}
@@ -279,7 +279,7 @@ class AdminClient:
         include_ops = bool(kwargs.get("include_authorized_operations", False))
 
         def work(engine: Any) -> DescribeClusterResult:
-            d = engine.describe_cluster()
+            d = engine.describe_cluster(raise_error=True)
             nodes = [Node(b.nodeId, b.host, b.port, b.rack) for b in d.brokers]
             controller = next((n for n in nodes if n.id == d.controller_id), None)
             return DescribeClusterResult(controller, nodes, d.cluster_id, [] if include_ops else None)

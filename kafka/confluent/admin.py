@@ -112,7 +112,7 @@ class MetadataSource:
         timeout_ms = 30000.0 if timeout is None or timeout < 0 else max(float(timeout) * 1000.0, 1.0)
         try:
             admin = self._client(timeout_ms)
-            cluster = admin.describe_cluster()
+            cluster = admin.describe_cluster(raise_error=True)
             described = admin.describe_topics(None if topic is None else [topic], raise_error=False)
         except Exception as exc:  # noqa: BLE001
             error = from_engine(exc)
@@ -149,7 +149,7 @@ class MetadataSource:
         """The cluster id the brokers report (None when they report none)."""
         timeout_ms = 30000.0 if timeout is None or timeout < 0 else max(float(timeout) * 1000.0, 1.0)
         try:
-            return self._client(timeout_ms).describe_cluster().cluster_id
+            return self._client(timeout_ms).describe_cluster(raise_error=True).cluster_id
         except Exception as exc:  # noqa: BLE001
             raise KafkaException(from_engine(exc)) from exc
 

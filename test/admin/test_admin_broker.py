@@ -118,7 +118,7 @@ def test_apis_the_broker_lacks_fail_per_resource(admin):
 
 
 def test_describe_cluster(admin, broker):
-    cluster = admin.describe_cluster()
+    cluster = admin.describe_cluster(raise_error=True)
     assert len(cluster.brokers) == 1
     node = cluster.brokers[0]
     assert "%s:%d" % (node.host, node.port) == broker.bootstrap_servers
@@ -136,7 +136,7 @@ def test_describe_and_incrementally_alter_configs(admin):
         == {(ConfigResourceType.TOPIC, topic): None}
     configs = admin.describe_configs([resource], raise_error=True)[(ConfigResourceType.TOPIC, topic)]
     assert configs["retention.ms"].value == "120000"
-    broker_id = admin.describe_cluster().brokers[0].nodeId
+    broker_id = admin.describe_cluster(raise_error=True).brokers[0].nodeId
     described = admin.describe_configs([ConfigResource(ConfigResourceType.BROKER, broker_id)], raise_error=True)
     assert list(described) == [(ConfigResourceType.BROKER, str(broker_id))]
     # A BROKER resource goes to that broker: one the cluster does not have fails alone.
@@ -170,7 +170,7 @@ def test_consumer_group_life_cycle(admin, broker):
         assert listed[group].protocol_type == "consumer"
         described = admin.describe_consumer_groups([group])[group]
         assert described.state == "Stable" and len(described.members) == 1
-        assert described.coordinator == admin.describe_cluster().brokers[0].nodeId
+        assert described.coordinator == admin.describe_cluster(raise_error=True).brokers[0].nodeId
 
         offsets = admin.list_consumer_group_offsets(group)
         assert {tp: o.offset for tp, o in offsets.items()} == {TopicPartition(topic, 0): 2,

@@ -51,7 +51,7 @@ def test_topics_and_cluster_from_metadata(admin, cluster):
     assert TOPIC in admin.list_topics()
     described = admin.describe_topics([TOPIC], raise_error=True)[TOPIC]
     assert [(p.partition, p.leader) for p in described.partitions] == [(0, 1), (1, 2), (2, 3)]
-    description = admin.describe_cluster()  # no DescribeCluster here: answered from Metadata
+    description = admin.describe_cluster(raise_error=True)  # no DescribeCluster here: answered from Metadata
     assert [b.nodeId for b in description.brokers] == [1, 2, 3]
     assert {(b.host, b.port) for b in description.brokers} == set(cluster.broker_addresses().values())
 

@@ -86,7 +86,7 @@ def test_remove_group_members(admin: KafkaAdminClient, broker: Any) -> None:
 def test_api_versions_and_broker_version_data(admin: KafkaAdminClient, broker: Any) -> None:
     announced = probe_api_versions(broker.host, broker.port)
     assert admin.api_versions() == announced
-    node = admin.describe_cluster().brokers[0].nodeId
+    node = admin.describe_cluster(raise_error=True).brokers[0].nodeId
     assert admin.get_broker_version_data(node).ranges == announced
     # Tansu announces no feature flags (ApiVersions v3+ supported_features is empty).
     assert admin.describe_features() == {}

@@ -81,6 +81,8 @@ def _admin_checks(out: Dict[str, Any]) -> None:
     assert out["again"] == "TopicAlreadyExistsError" and out["again_quiet"][0][1] == 36
     assert out["delete_missing"] == "UnknownTopicOrPartitionError" and out["gone"]
     assert [t[1] for t in out["described"]] == [0, 0, 3] and len(out["listed"]) == 3
+    assert sorted(out["cluster"]) == ["authorized_operations", "brokers", "cluster_id", "controller_id"]
+    assert [sorted(b) for b in out["cluster"]["brokers"]] == [["broker_id", "host", "port", "rack"]]
 
 
 def _groups_checks(out: Dict[str, Any]) -> None:

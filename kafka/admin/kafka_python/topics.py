@@ -132,6 +132,23 @@ class KafkaPythonTopics(TopicsMixin):
         names = None if topics is None else _topic_names(topics, "describe_topics")
         return [topic_dict(t) for t in self._metadata(names).topics if t.name]
 
+    def describe_cluster(self, raise_error: Optional[bool] = None) -> Any:
+        """The cluster id, controller and brokers as kafka-python returns them: a dict.
+
+        Keys ``cluster_id``, ``controller_id`` (None when unknown),
+        ``brokers`` (dicts with ``broker_id``, ``host``, ``port``, ``rack``,
+        sorted by id) and ``authorized_operations`` (None: not asked for).
+        Passing kafkawire's ``raise_error`` instead returns a
+        :class:`~kafka.admin.results.ClusterDescription`.
+        """
+        description = super().describe_cluster()
+        if kafkawire_form(raise_error):
+            return description
+        return {"cluster_id": description.cluster_id, "controller_id": description.controller_id,
+                "brokers": [{"broker_id": b.nodeId, "host": b.host, "port": b.port, "rack": b.rack}
+                            for b in description.brokers],
+                "authorized_operations": None}
+
     def wait_for_topics(self, topic_names: Sequence[str], timeout_ms: float = 10000) -> None:
         """Block until every topic is described with a leader for each partition.
 

@@ -1,4 +1,4 @@
-"""Admin: create (names, dicts, NewTopic; again), describe, list and delete topics.
+"""Admin: describe the cluster; create (names, dicts, NewTopic; again), describe, list and delete topics.
 
 Usage: admin.py BOOTSTRAP TOPIC GROUP  (TOPIC does not exist; TOPIC-b and TOPIC-c are made here too)
 """
@@ -23,6 +23,7 @@ def topic_shape(t):
 bootstrap, topic = sys.argv[1:3]
 out = {}
 admin = KafkaAdminClient(bootstrap_servers=bootstrap)
+out["cluster"] = admin.describe_cluster()  # the same broker for both libraries: the whole dict compares
 created = admin.create_topics({topic: {"num_partitions": 2, "replication_factor": 1}}, wait_for_metadata=True)
 out["created"] = [[relative(t["name"]), t["error_code"], t["num_partitions"], sorted(t)] for t in created["topics"]]
 admin.create_topics([topic + "-b"])
