@@ -375,11 +375,11 @@ def test_set_rtt_delays_every_response(cluster: MockCluster) -> None:
     # margin even on a loaded machine: this checks the delay, not our speed.
     cluster.set_rtt(2, 2000)
     started = time.monotonic()
-    probe_api_versions(*cluster.broker_addresses()[2])
+    probe_api_versions(*cluster.broker_addresses()[2], timeout=20)
     assert time.monotonic() - started >= 1.95
     cluster.set_rtt(2, 0)
     started = time.monotonic()
-    probe_api_versions(*cluster.broker_addresses()[2])
+    probe_api_versions(*cluster.broker_addresses()[2], timeout=20)
     assert time.monotonic() - started < 1.5
 
 
