@@ -363,7 +363,9 @@ class Consumer:
                 continue
             wait_ms = 100.0 if left is None else min(left * 1000.0, 100.0)
             try:
-                batches = self._engine.poll(timeout_ms=wait_ms)
+                # A large consume() takes what it asked for in one engine poll, which
+                # builds the records with the collector paused; poll() buffers 500.
+                batches = self._engine.poll(timeout_ms=wait_ms, max_records=max(count - len(out), 500))
             except engine_errors.KafkaError as exc:
                 error = from_engine(exc)
                 self._raise_rebalance_error()

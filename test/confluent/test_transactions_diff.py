@@ -57,16 +57,22 @@ def test_consume_transform_produce_transaction(broker, ck, kc):
     assert results["kafka.confluent"][3] == [(0, 3)]
 
 
+def _doomed_record(lib, broker, prefix):
+    """A fresh topic and a transactional producer that has produced b"doomed" in an open transaction."""
+    topic = new_topic(broker, partitions=1, prefix=prefix)
+    reports = []
+    producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers,
+                             "transactional.id": prefix + "-" + uuid.uuid4().hex})
+    producer.init_transactions(30)
+    producer.begin_transaction()
+    producer.produce(topic, b"doomed", on_delivery=lambda err, msg: reports.append(err))
+    return topic, producer, reports
+
+
 def test_abort_transaction_reports_and_state_errors(broker, ck, kc):
     results = {}
     for lib in (ck, kc):
-        topic = new_topic(broker, partitions=1, prefix="cf-txn-abort")
-        reports = []
-        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers,
-                                 "transactional.id": "cf-abort-" + uuid.uuid4().hex})
-        producer.init_transactions(30)
-        producer.begin_transaction()
-        producer.produce(topic, b"doomed", on_delivery=lambda err, msg: reports.append(err))
+        topic, producer, reports = _doomed_record(lib, broker, "cf-txn-abort")
         producer.flush(30)
         producer.abort_transaction(30)
         try:
@@ -104,13 +110,7 @@ def test_abort_right_after_produce_to_a_new_topic_leaks_nothing(broker, ck, kc):
     # used to hand that record to the engine after the abort, so it was
     # written in the next transaction and committed with it.
     for lib in (ck, kc):
-        topic = new_topic(broker, partitions=1, prefix="cf-txn-early-abort")
-        reports = []
-        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers,
-                                 "transactional.id": "cf-early-" + uuid.uuid4().hex})
-        producer.init_transactions(30)
-        producer.begin_transaction()
-        producer.produce(topic, b"doomed", on_delivery=lambda err, msg: reports.append(err))
+        topic, producer, reports = _doomed_record(lib, broker, "cf-txn-early-abort")
         producer.abort_transaction(30)
         producer.begin_transaction()
         producer.produce(topic, b"kept")
