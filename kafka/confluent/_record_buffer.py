@@ -36,11 +36,6 @@ class RecordBuffer:
             self._runs.append([rows, 0])
             self._count += len(rows)
 
-    def head(self) -> Any:
-        """The next row (the buffer must not be empty)."""
-        rows, start = self._runs[0]
-        return rows[start]
-
     def take(self, limit: int) -> List[Any]:
         """Remove and return up to ``limit`` (at least 1) rows, all of the next row's partition."""
         run = self._runs[0]
