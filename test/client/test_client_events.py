@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import socket
-import time
 from typing import Any, List
 
 from kafka import KafkaProducer
 from kafka.client.events import AllBrokersDown, ConnectionFailed, Throttled
 from kafka.testing import ScriptedPeer
 from test.support.peer_answers import init_producer_id, produce_answer
+from test.support.waiting import wait_until
 
 
 def closed_port() -> int:
@@ -24,9 +24,7 @@ def test_a_refused_bootstrap_reports_the_failure_then_all_brokers_down_once() ->
     producer = KafkaProducer(bootstrap_servers="127.0.0.1:%d" % port, client_events=events.append,
                              max_block_ms=0, reconnect_backoff_ms=20, reconnect_backoff_max_ms=50)
     try:
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and sum(isinstance(e, ConnectionFailed) for e in events) < 3:
-            time.sleep(0.05)
+        wait_until(lambda: sum(isinstance(e, ConnectionFailed) for e in events) >= 3, timeout=10)
     finally:
         producer.close(timeout=1)
     failures = [e for e in events if isinstance(e, ConnectionFailed)]
