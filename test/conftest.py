@@ -34,8 +34,6 @@ DOCUMENTED_SKIPS = (
     "aiokafka does not support LZ4 with message format v0",
     # The seed documents live in the workspace beside the repository, not in it.
     "the seed reference is not beside the repository",
-    # A source tarball has no git index to inspect.
-    "not a git checkout",
 )
 
 

@@ -17,7 +17,7 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 def _tracked() -> list:
     if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("not a git checkout")
+        pytest.fail("the tests run from a git checkout, with git installed")
     listing = subprocess.run(["git", "ls-files", "-s", "-z"], cwd=ROOT, check=True, capture_output=True).stdout
     return [entry.decode("utf-8", "replace") for entry in listing.split(b"\0") if entry]
 
