@@ -1,10 +1,12 @@
 """``Producer``: confluent-kafka's producer API on top of :class:`kafka.KafkaProducer`.
 
-produce() never blocks: a record whose topic metadata is not known yet waits
-in this module's queue while a helper thread asks the engine for it. The
-engine's completion hook (one per record, on its sender thread) only queues
-the record; poll() and flush() turn the queued records into delivery reports
-in the application's thread, in the order the engine completed them.
+produce() never blocks. It checks and partitions a record and keeps it back
+in this module; kept records reach the engine's batches in bulk
+(:meth:`KafkaProducer.queue_prepared`). A record whose topic metadata is not
+known yet waits in a queue of its own while a helper thread asks the engine
+for it. The engine's completion hook (one per batch, on its sender thread)
+only queues the batch's records; poll() and flush() turn them into delivery
+reports in the application's thread, in the order the engine completed them.
 """
 
 from __future__ import annotations
@@ -26,9 +28,13 @@ from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
+from kafka.producer.future import ProduceResult
 from kafka.producer.kafka import KafkaProducer
+from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 
 log = logging.getLogger(__name__)
+_monotonic = time.monotonic
+_time = time.time
 
 #: The name prefix of the engine's I/O thread (whose log records ``logger`` receives).
 _SENDER_THREAD = "kafkawire-producer-sender-"
@@ -63,28 +69,60 @@ def _headers(headers: Any) -> Optional[List[Tuple[str, Optional[bytes]]]]:
     return out or None
 
 
-class _Pending:
-    """One record between produce() and its served delivery report."""
+#: Records kept back before produce() hands them to the engine itself (the sender takes them earlier).
+_HAND_OVER_AT = 512
+_UNSET_PARTITION = -1
 
-    __slots__ = ("topic", "partition", "key", "value", "headers", "timestamp", "callback", "started",
-                 "size", "purged", "reported", "error", "future")
+_Record = Tuple[int, Optional[bytes], Optional[bytes], Any]
+#: What a delivery report needs besides the record: (callback, monotonic time of produce(), bytes counted).
+_Extra = Tuple[Optional[Callable[..., Any]], float, int]
 
-    def __init__(self, topic: str, partition: int, key: Optional[bytes], value: Optional[bytes],
-                 headers: Any, timestamp: int, callback: Optional[Callable[..., Any]]) -> None:
+
+class _Waiting:
+    """A record produced before its topic's metadata was known."""
+
+    __slots__ = ("partition", "record", "extra", "purged")
+
+    def __init__(self, partition: int, record: _Record, extra: _Extra) -> None:
+        self.partition = partition
+        self.record = record
+        self.extra = extra
+        self.purged = False
+
+
+class _Run:
+    """Records of one partition kept back, in produce() order, until they are handed to the engine."""
+
+    __slots__ = ("records", "sizes", "extras")
+
+    def __init__(self) -> None:
+        self.records: List[_Record] = []
+        self.sizes: List[int] = []
+        self.extras: List[_Extra] = []
+
+
+class _Delivery:
+    """Delivery reports to serve: records of one partition that share an outcome.
+
+    Either a run of records in one engine batch (``result`` is its
+    :class:`~kafka.producer.future.ProduceResult`; record ``i`` has offset
+    ``base offset + first + i``) or records that failed here (``error``).
+    """
+
+    __slots__ = ("topic", "partition", "records", "extras", "result", "first", "error", "skip")
+
+    def __init__(self, topic: str, partition: int, records: List[_Record], extras: List[_Extra],
+                 result: Optional[ProduceResult], first: int, error: Optional[KafkaError],
+                 skip: int = 0) -> None:
         self.topic = topic
         self.partition = partition
-        self.key = key
-        self.value = value
-        self.headers = headers
-        self.timestamp = timestamp
-        self.callback = callback
-        self.started = time.monotonic()
-        self.size = len(key or b"") + len(value or b"")
-        self.purged = False
-        self.reported = False
-        # Set by _report (a local failure) or _hand_over (the engine's future, read when served).
-        self.error: Optional[KafkaError] = None
-        self.future: Any = None
+        self.records = records
+        self.extras = extras
+        self.result = result
+        self.first = first
+        self.error = error
+        #: Leading records whose report was served already (the group's callback raised there).
+        self.skip = skip
 
 
 class Producer:
@@ -93,6 +131,12 @@ class Producer:
     ``Producer(conf, logger=None)``: ``conf`` holds librdkafka property names
     (see :doc:`/confluent`); defaults are librdkafka's. Delivery reports reach
     ``on_delivery(err, msg)`` from :meth:`poll` and :meth:`flush` only.
+
+    produce() checks and partitions each record and keeps it back briefly;
+    records reach the engine's batches in bulk, from produce() every few
+    hundred records, from poll()/flush(), or from the engine's sender thread
+    at its next turn (so they leave within ``linger.ms`` with no further
+    call). Reports are served one batch at a time.
     """
 
     def __init__(self, conf: Optional[Dict[str, Any]] = None, logger: Optional[logging.Logger] = None,
@@ -133,9 +177,10 @@ class Producer:
             self._log_forward.watch_threads(threads_named(_SENDER_THREAD) - senders)
         self._metadata = MetadataSource(settings)
         self._lock = threading.Lock()
-        # Held while records that waited for metadata pass to the engine (see abort_transaction).
-        self._handing_over = threading.Lock()
-        self._reports: Deque[_Pending] = collections.deque()
+        # Held while records pass to the engine, so that they reach it in produce() order
+        # (and abort_transaction/purge see none half-way); reentrant for abort_transaction.
+        self._handing_over = threading.RLock()
+        self._reports: Deque[_Delivery] = collections.deque()
         self._reports_ready = threading.Condition(self._lock)
         self._report_waiters = 0
         self._count = 0
@@ -143,15 +188,20 @@ class Producer:
         self._known_topics: Dict[str, List[int]] = {}
         self._sticky_for = self._config.get_int("sticky.partitioning.linger.ms") / 1000.0
         self._sticky_choice: Dict[str, Tuple[int, float]] = {}
-        self._waiting: Dict[str, Deque[_Pending]] = {}
+        self._waiting: Dict[str, Deque[_Waiting]] = {}
         self._refreshed: Dict[str, float] = {}
         refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
         self._fatal_reported = False
-        # Looked up once: produce() hands both to the engine for every record.
-        self._engine_send = self._engine.send
-        self._completed_hook = self._completed
+        self._unsent: Dict[Tuple[str, int], _Run] = {}
+        self._unsent_count = 0
+        # A transactional producer's first record of a partition waits for the coordinator: that
+        # may not happen on the sender thread, so its records are handed over at once instead.
+        self._hand_over_at = 1 if self._config.get("transactional.id") else _HAND_OVER_AT
+        if self._hand_over_at > 1:
+            self._engine.on_sender_turn(self._hand_over_unsent)
+        self._wake_sender = self._engine.wakeup_sender
 
     # -- producing --------------------------------------------------------------------------
 
@@ -166,7 +216,7 @@ class Producer:
         or a dict. ``on_delivery`` (or ``callback``) overrides the configured
         delivery report callback for this record.
         """
-        if not isinstance(topic, str):
+        if type(topic) is not str:
             raise TypeError("topic must be str, not %s" % type(topic).__name__)
         value_bytes = value if value is None or type(value) is bytes else _as_bytes("value", value)
         key_bytes = key if key is None or type(key) is bytes else _as_bytes("key", key)
@@ -184,14 +234,16 @@ class Producer:
                                             "Unable to produce message: Local: Fatal error"))
         if report_to is None:
             report_to = self._on_delivery
-        pending = _Pending(topic, partition, key_bytes, value_bytes, record_headers,
-                           timestamp if timestamp > 0 else int(time.time() * 1000), report_to)
+        started = _monotonic()
+        size = (len(key_bytes) if key_bytes else 0) + (len(value_bytes) if value_bytes else 0)
+        record = (timestamp if timestamp > 0 else int(_time() * 1000), key_bytes, value_bytes, record_headers)
+        extra = (report_to, started, size)
         with self._lock:
-            if self._count >= self._max_messages or self._bytes + pending.size > self._max_bytes:
+            if self._count >= self._max_messages or self._bytes + size > self._max_bytes:
                 raise BufferError(KafkaError(KafkaError._QUEUE_FULL).str())  # type: ignore[attr-defined]
             partitions = self._known_topics.get(topic)
-            if partitions is not None and pending.started - self._refreshed.get(topic, 0.0) > self._refresh_every:
-                self._refreshed[topic] = pending.started
+            if partitions is not None and started - self._refreshed.get(topic, 0.0) > self._refresh_every:
+                self._refreshed[topic] = started
                 threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
                                  name="kafkawire-confluent-refresh-%s" % topic).start()
             if partitions is not None and partition >= 0 and partition not in partitions:
@@ -199,16 +251,18 @@ class Producer:
                     KafkaError._UNKNOWN_PARTITION,  # type: ignore[attr-defined]
                     "Unable to produce message: Local: Unknown partition"))
             self._count += 1
-            self._bytes += pending.size
+            self._bytes += size
             if partitions is None or (self._waiting and topic in self._waiting):
-                queue = self._waiting.get(topic)
-                if queue is None:
-                    queue = self._waiting[topic] = collections.deque()
-                    threading.Thread(target=self._resolve_topic, args=(topic,), daemon=True,
-                                     name="kafkawire-confluent-metadata-%s" % topic).start()
-                queue.append(pending)
+                self._wait_for_metadata(topic, _Waiting(partition, record, extra))
                 return
-        self._hand_over(pending, partitions)
+            if partition < 0:
+                partition = self._choose(topic, key_bytes, partitions, sticky=True)
+            self._keep(topic, partition, record, extra)
+            kept = self._unsent_count
+        if kept >= self._hand_over_at:
+            self._hand_over_unsent()
+        elif kept == 1:
+            self._wake_sender()
 
     def produce_batch(self, topic: Any, messages: Any, partition: Any = -1,
                       on_delivery: Optional[Callable[..., Any]] = None) -> int:
@@ -221,45 +275,78 @@ class Producer:
         """
         return produce_batch(self.produce, topic, messages, partition, on_delivery)
 
-    def _hand_over(self, pending: _Pending, partitions: List[int], sticky: bool = True) -> None:
-        """Give ``pending`` to the engine (outside the lock: the engine's callbacks take it).
+    def _keep(self, topic: str, partition: int, record: _Record, extra: _Extra) -> None:
+        """Keep a partitioned record back for the next hand-over (called with the lock held)."""
+        run = self._unsent.get((topic, partition))
+        if run is None:
+            run = self._unsent[(topic, partition)] = _Run()
+        run.records.append(record)
+        headers = record[3]
+        run.sizes.append(RECORD_OVERHEAD + extra[2] if headers is None
+                         else estimate_record_size(record[1], record[2], headers))
+        run.extras.append(extra)
+        self._unsent_count += 1
 
-        Records that waited for the topic's metadata are spread at random, not
-        stuck to one partition: librdkafka does the same with the records it
-        partitions once the topic becomes known.
+    def _choose(self, topic: str, key: Optional[bytes], partitions: List[int], sticky: bool) -> int:
+        """The configured partitioner's choice for ``key`` (called with the lock held).
+
+        Keyless records are spread at random: stuck to one partition for
+        ``sticky.partitioning.linger.ms`` when ``sticky``; records that
+        waited for the topic's metadata are spread one by one, as librdkafka
+        does with the records it partitions once the topic becomes known.
         """
-        if pending.partition < 0:
-            index = self._partitioner(pending.key, len(partitions))
-            if index != RANDOM:
-                pending.partition = partitions[index]
-            else:
-                pending.partition = self._sticky(pending.topic, partitions) if sticky else random.choice(partitions)
-        elif pending.partition not in partitions:
-            self._report(pending, KafkaError(KafkaError._UNKNOWN_PARTITION), None)  # type: ignore[attr-defined]
-            return
-        value = pending.value
-        if pending.key is None and value is None:
-            # librdkafka accepts a record with neither key nor value; the engine wants one of them.
-            value = b""
-        try:
-            future = self._engine_send(pending.topic, value, pending.key, pending.headers, pending.partition,
-                                       pending.timestamp)
-        except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
-            self._report(pending, self._delivery_error(exc), None)
-            return
-        pending.future = future
-        future.on_completion(self._completed_hook, pending)
-
-    def _sticky(self, topic: str, partitions: List[int]) -> int:
-        """A random partition, kept for ``sticky.partitioning.linger.ms`` (random each time when 0)."""
-        if self._sticky_for <= 0:
+        index = self._partitioner(key, len(partitions))
+        if index != RANDOM:
+            return partitions[index]
+        if not sticky or self._sticky_for <= 0:
             return random.choice(partitions)
-        now = time.monotonic()
-        with self._lock:
-            chosen = self._sticky_choice.get(topic)
-            if chosen is None or now >= chosen[1] or chosen[0] not in partitions:
-                chosen = self._sticky_choice[topic] = (random.choice(partitions), now + self._sticky_for)
-            return chosen[0]
+        now = _monotonic()
+        chosen = self._sticky_choice.get(topic)
+        if chosen is None or now >= chosen[1] or chosen[0] not in partitions:
+            chosen = self._sticky_choice[topic] = (random.choice(partitions), now + self._sticky_for)
+        return chosen[0]
+
+    def _hand_over_unsent(self) -> None:
+        """Give the records kept back to the engine, in order; also the sender thread's hook."""
+        with self._handing_over:
+            with self._lock:
+                if not self._unsent:
+                    return
+                runs, self._unsent = self._unsent, {}
+                self._unsent_count = 0
+            for (topic, partition), run in runs.items():
+                self._queue(topic, partition, run)
+
+    def _queue(self, topic: str, partition: int, run: _Run) -> None:
+        """Hand ``run`` to the engine; register one report group per batch its records land in."""
+        placed: List[Tuple[ProduceResult, int, int]] = []
+        records, extras = run.records, run.extras
+        failure: Optional[BaseException] = None
+        try:
+            self._engine.queue_prepared(topic, partition, records, run.sizes, placed)
+        except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
+            failure = exc
+        start = 0
+        for result, first, count in placed:
+            if start == 0 and count == len(records):
+                group = _Delivery(topic, partition, records, extras, result, first, None)
+            else:
+                group = _Delivery(topic, partition, records[start:start + count], extras[start:start + count],
+                                  result, first, None)
+            start += count
+            result.on_done(self._batch_done, group)
+        if failure is not None and start < len(records):
+            self._fail(_Delivery(topic, partition, records[start:], extras[start:], None, 0,
+                                 self._delivery_error(failure)))
+
+    def _wait_for_metadata(self, topic: str, waiting: _Waiting) -> None:
+        """Queue a record of a topic whose metadata is not known yet (called with the lock held)."""
+        queue = self._waiting.get(topic)
+        if queue is None:
+            queue = self._waiting[topic] = collections.deque()
+            threading.Thread(target=self._resolve_topic, args=(topic,), daemon=True,
+                             name="kafkawire-confluent-metadata-%s" % topic).start()
+        queue.append(waiting)
 
     def _refresh_topic(self, topic: str) -> None:
         """Helper thread: pick up a changed partition count (the engine refreshes its metadata)."""
@@ -285,6 +372,7 @@ class Producer:
             error = self._delivery_error(exc)
         while True:
             with self._handing_over:
+                failed: List[_Waiting] = []
                 with self._lock:
                     queue = self._waiting.get(topic)
                     if not queue:
@@ -295,15 +383,22 @@ class Producer:
                         return
                     batch = list(queue)
                     queue.clear()
-                # Hand over outside the lock; records produced meanwhile join the queue and are
-                # handed over by the next round, so their order is kept.
-                for pending in batch:
-                    if pending.purged:
-                        continue
-                    if error is not None:
-                        self._report(pending, error, None)
-                    else:
-                        self._hand_over(pending, partitions, sticky=False)
+                    # Records produced meanwhile join the queue and are handed over by the next
+                    # round, so their order is kept.
+                    for waiting in batch:
+                        if waiting.purged:
+                            continue
+                        if error is not None or waiting.partition not in partitions and waiting.partition >= 0:
+                            failed.append(waiting)
+                            continue
+                        partition = waiting.partition
+                        if partition < 0:
+                            partition = self._choose(topic, waiting.record[1], partitions, sticky=False)
+                        self._keep(topic, partition, waiting.record, waiting.extra)
+                for waiting in failed:
+                    self._fail(_Delivery(topic, waiting.partition, [waiting.record], [waiting.extra], None, 0,
+                                         error or KafkaError(KafkaError._UNKNOWN_PARTITION)))  # type: ignore[attr-defined]
+                self._hand_over_unsent()
 
     def _delivery_error(self, exc: BaseException) -> KafkaError:
         fatal = self._engine.fatal_error()
@@ -317,29 +412,28 @@ class Producer:
             return KafkaError(KafkaError._MSG_TIMED_OUT)  # type: ignore[attr-defined]
         return from_engine(exc)
 
-    def _completed(self, pending: _Pending) -> None:
-        """The engine's hook, on its sender thread: queue the record; _serve reads its future."""
-        # Runs for every record: no lock unless poll()/flush() waits. (_serve counts
-        # itself as a waiter before it looks at the queue, so no wake-up is lost.)
-        if pending.reported:
-            return
-        pending.reported = True
-        self._reports.append(pending)
+    def _batch_done(self, group: _Delivery) -> None:
+        """The engine's hook, on its sender thread, once per batch: queue the batch's reports."""
+        # No lock unless poll()/flush() waits. (_serve counts itself as a waiter before it
+        # looks at the queue, so no wake-up is lost.)
+        self._reports.append(group)
         if self._report_waiters:
             with self._lock:
                 self._reports_ready.notify_all()
 
-    def _report(self, pending: _Pending, error: KafkaError, metadata: Any) -> None:
-        """Queue a failure found here (not by the engine) for ``pending``."""
-        if pending.reported:
-            return
-        pending.error = error
-        pending.future = None
-        self._completed(pending)
+    def _fail(self, group: _Delivery) -> None:
+        """Queue reports for records that failed here, not in the engine."""
+        self._batch_done(group)
+
+    def _queued_reports(self) -> int:
+        """Delivery reports queued and not served yet."""
+        return sum(len(group.records) for group in list(self._reports))
 
     # -- serving events ----------------------------------------------------------------------
 
     def _serve(self, timeout: Optional[float]) -> int:
+        if self._unsent:
+            self._hand_over_unsent()
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         with self._lock:
             self._report_waiters += 1
@@ -359,65 +453,80 @@ class Producer:
             if fatal is not None:
                 self._raise_fatal(fatal)
         reports = self._reports
-        batch = []
+        groups = []
         while reports:
-            batch.append(reports.popleft())
+            groups.append(reports.popleft())
         previous: Optional[Tuple[str, int, Optional[int]]] = None
         lock = self._lock
         only_errors = self._only_errors
-        now = time.monotonic()
-        # Served records leave len() a group (one librdkafka event) at a time: one lock per group.
-        done_count = done_bytes = 0
-        for index, pending in enumerate(batch):
-            done_count += 1
-            done_bytes += pending.size
-            error = pending.error
-            future = pending.future
-            offset: Optional[int] = None
-            timestamp = pending.timestamp
-            if future is not None:
-                exc = future.exception
-                if exc is None:
-                    offset, timestamp = future.offset_and_timestamp()
+        now = _monotonic()
+        new_message = tuple.__new__
+        for index, group in enumerate(groups):
+            topic, partition, records, extras = group.topic, group.partition, group.records, group.extras
+            error = group.error
+            result = group.result
+            base = -1
+            append_time = -1
+            if result is not None:
+                if result.error is not None:
+                    error = self._delivery_error(result.error)
                 else:
-                    error = self._delivery_error(exc)
-                    pending.error = error
-                pending.future = None
-            # librdkafka counts one event per batch of reports (one per produce
-            # response); consecutive reports of one partition with the same
-            # outcome stand for that here.
-            group = (pending.topic, pending.partition, error.code() if error is not None else None)
-            if group != previous:
+                    base = result.base_offset
+                    if base >= 0:
+                        base += group.first
+                    append_time = result.log_append_time
+            # librdkafka counts one event per batch of reports (one per produce response);
+            # consecutive batches of one partition with the same outcome stand for that here.
+            outcome = (topic, partition, error.code() if error is not None else None)
+            if outcome != previous:
                 served += 1
-                previous = group
-                with lock:
-                    self._count -= done_count
-                    self._bytes -= done_bytes
-                done_count = done_bytes = 0
-            if pending.callback is None or (only_errors and error is None):
-                continue
-            partition = pending.partition
-            message = Message(pending.topic, partition if partition >= 0 else None, offset,
-                              pending.key, pending.value, None, error, (TIMESTAMP_CREATE_TIME, timestamp),
-                              now - pending.started)
-            try:
-                pending.callback(error, message)
-            except BaseException:
-                # The rest are served at the next poll(), as librdkafka keeps them queued.
-                with lock:
-                    self._count -= done_count
-                    self._bytes -= done_bytes
-                    reports.extendleft(reversed(batch[index + 1:]))
-                raise
-        if done_count:
+                previous = outcome
+            done_bytes = 0
+            for extra in extras:
+                done_bytes += extra[2]
             with lock:
-                self._count -= done_count
+                self._count -= len(records)
                 self._bytes -= done_bytes
-        self._reports_served += len(batch)
+            self._reports_served += len(records)
+            if only_errors and error is None:
+                continue
+            shown_partition = partition if partition >= 0 else None
+            skip = group.skip
+            for i, (record, extra) in enumerate(zip(records, extras)):
+                callback = extra[0]
+                if callback is None or i < skip:
+                    continue
+                if error is not None:
+                    message = new_message(Message, (topic, shown_partition, -1, None, record[0], 0, record[1],
+                                                    record[2], None, None, -1, -1, -1))
+                    message._error = error
+                elif append_time >= 0:
+                    message = new_message(Message, (topic, partition, -1, base + i if base >= 0 else -1,
+                                                    append_time, 1, record[1], record[2], None, None, -1, -1, -1))
+                else:
+                    message = new_message(Message, (topic, partition, -1, base + i if base >= 0 else -1,
+                                                    record[0], 0, record[1], record[2], None, None, -1, -1, -1))
+                message._latency = now - extra[1]
+                try:
+                    callback(error, message)
+                except BaseException:
+                    # As librdkafka does, the rest are served at the next poll(), and until
+                    # then len() counts them and the record whose callback raised.
+                    self._put_back(groups[index + 1:], _Delivery(
+                        topic, partition, records[i:], extras[i:], result, group.first + i, group.error, skip=1))
+                    raise
         if self._log_forward is not None:
             self._log_forward.serve()
         self._maybe_stats()
         return served
+
+    def _put_back(self, groups: List[_Delivery], rest: _Delivery) -> None:
+        """Queue ``rest`` (counted again in len()) and then ``groups`` before any other reports."""
+        with self._lock:
+            self._count += len(rest.records)
+            self._bytes += sum(extra[2] for extra in rest.extras)
+            self._reports.extendleft(reversed([rest] + groups))
+        self._reports_served -= len(rest.records)
 
     def _raise_fatal(self, fatal: BaseException) -> None:
         """Raise the producer's fatal error from poll(), once, as confluent-kafka does."""
@@ -432,7 +541,7 @@ class Producer:
         with self._lock:
             topics: Dict[str, Dict[int, Dict[str, Any]]] = {
                 topic: {p: {} for p in partitions} for topic, partitions in self._known_topics.items()}
-            counters = {"replyq": len(self._reports), "msg_cnt": self._count, "msg_size": self._bytes}
+            counters = {"replyq": self._queued_reports(), "msg_cnt": self._count, "msg_size": self._bytes}
         self._stats_cb(statistics(
             name=self._name, client_id=self._config.get("client.id") or "rdkafka", role="producer",
             started=self._started, connections=self._engine.broker_stats(), topics=topics,
@@ -456,19 +565,24 @@ class Producer:
     def flush(self, timeout: Optional[float] = None) -> int:
         """Wait until every queued record is delivered and reported; return how many are left.
 
-        ``None`` or a negative timeout waits without limit.
+        ``None`` or a negative timeout waits without limit. As in librdkafka,
+        queued records are sent at once, without waiting out ``linger.ms``.
         """
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
-        while True:
-            with self._lock:
-                if self._count == 0:
-                    return 0
-            left = None if deadline is None else deadline - time.monotonic()
-            if left is not None and left <= 0:
-                self._serve(0)
+        with self._lock:
+            if self._count == 0:
+                return 0
+        with self._engine.without_linger():
+            while True:
                 with self._lock:
-                    return self._count
-            self._serve(0.1 if left is None else min(left, 0.1))
+                    if self._count == 0:
+                        return 0
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    self._serve(0)
+                    with self._lock:
+                        return self._count
+                self._serve(0.1 if left is None else min(left, 0.1))
 
     def __len__(self) -> int:
         """Records produced whose delivery report has not been served yet."""
@@ -487,17 +601,26 @@ class Producer:
         next :meth:`poll` or :meth:`flush`. ``blocking`` is accepted; purging
         never waits here.
         """
-        purged: List[Tuple[_Pending, int]] = []
-        with self._lock:
-            if in_queue:
-                for queue in self._waiting.values():
-                    for pending in queue:
-                        pending.purged = True
-                        purged.append((pending, KafkaError._PURGE_QUEUE))  # type: ignore[attr-defined]
-                self._waiting.clear()
-        for pending, code in purged:
-            self._report(pending, KafkaError(code), None)
-        if in_queue or in_flight:
+        if in_queue:
+            failed: List[_Delivery] = []
+            with self._handing_over:
+                with self._lock:
+                    for topic, queue in self._waiting.items():
+                        for waiting in queue:
+                            waiting.purged = True
+                            failed.append(_Delivery(topic, waiting.partition, [waiting.record], [waiting.extra],
+                                                    None, 0, KafkaError(KafkaError._PURGE_QUEUE)))  # type: ignore[attr-defined]
+                    self._waiting.clear()
+                    runs, self._unsent = self._unsent, {}
+                    self._unsent_count = 0
+                for (topic, partition), run in runs.items():
+                    failed.append(_Delivery(topic, partition, run.records, run.extras, None, 0,
+                                            KafkaError(KafkaError._PURGE_QUEUE)))  # type: ignore[attr-defined]
+                for group in failed:
+                    self._fail(group)
+                self._engine.purge(in_queue, in_flight)
+            return
+        if in_flight:
             self._engine.purge(in_queue, in_flight)
 
     # -- metadata ------------------------------------------------------------------------------

@@ -124,7 +124,9 @@ class RecordAccumulator:
 
     def append_many(self, tp: TopicPartition, records: Sequence[Tuple[int, Optional[bytes], Optional[bytes],
                                                                       Optional[Sequence[Header]]]],
-                    sizes: Sequence[int], max_block: float) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
+                    sizes: Sequence[int], max_block: float,
+                    placed: Optional[List[Tuple[ProduceResult, int, int]]] = None
+                    ) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
         """Add ``records`` (``(timestamp, key, value, headers)``, in order) to ``tp``'s batches.
 
         ``sizes`` are their :func:`~kafka.record.batch.estimate_record_size`
@@ -132,9 +134,12 @@ class RecordAccumulator:
         needed, a whole run at a time. Returns ``([(batch result, index of the
         first record in that batch, record count), ...], a batch became
         full)``. Blocks up to ``max_block`` seconds per run while
-        ``buffer_memory`` is used up.
+        ``buffer_memory`` is used up. When ``placed`` is given, runs are added
+        to it as they are placed, so a caller whose call raised (closed, or
+        memory still full after ``max_block``) knows which records were queued.
         """
-        placed: List[Tuple[ProduceResult, int, int]] = []
+        if placed is None:
+            placed = []
         full = False
         i, n = 0, len(records)
         sums = prefix_sums(sizes)

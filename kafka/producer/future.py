@@ -105,15 +105,19 @@ class ProduceResult:
             except Exception:  # a faulty callback must not stop the sender
                 log.exception("error in producer callback")
 
-    def _on_done(self, fn: Callable[[Any], None], future: Any) -> None:
-        """Call ``fn(future)`` once the batch completes (now if it already has)."""
+    def on_done(self, fn: Callable[[Any], None], arg: Any) -> None:
+        """Call ``fn(arg)`` once the batch completes (now, in this thread, if it already has).
+
+        Otherwise ``fn`` runs on the sender thread: it must not block, and
+        what it raises is logged, not propagated.
+        """
         with self._lock:
             if not self._event.is_set():
                 if self._callbacks is None:
                     self._callbacks = []
-                self._callbacks.append((fn, future))
+                self._callbacks.append((fn, arg))
                 return
-        fn(future)
+        fn(arg)
 
 
 class FutureRecordMetadata:
@@ -184,7 +188,7 @@ class FutureRecordMetadata:
         def on_done(future: "FutureRecordMetadata") -> None:
             if future._result.error is None:
                 fn(*args, future._metadata(), **kwargs)
-        self._result._on_done(on_done, self)
+        self._result.on_done(on_done, self)
         return self
 
     def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
@@ -192,7 +196,7 @@ class FutureRecordMetadata:
         def on_done(future: "FutureRecordMetadata") -> None:
             if future._result.error is not None:
                 fn(*args, future._result.error, **kwargs)
-        self._result._on_done(on_done, self)
+        self._result.on_done(on_done, self)
         return self
 
     def on_completion(self, fn: Callable[[Any], Any], arg: Any) -> "FutureRecordMetadata":
@@ -206,7 +210,7 @@ class FutureRecordMetadata:
         and must not block; there its exceptions are logged, not raised. If
         the record is already done, ``fn`` runs at once in the caller's thread.
         """
-        self._result._on_done(fn, arg)
+        self._result.on_done(fn, arg)
         return self
 
     def offset_and_timestamp(self) -> Tuple[int, int]:

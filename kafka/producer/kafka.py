@@ -9,13 +9,14 @@ partition leaders, several leaders at a time.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import copy
 import functools
 import logging
 import threading
 import time
 import weakref
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
 from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
@@ -436,6 +437,68 @@ class KafkaProducer:
         from kafka.producer.bulk import send_batch
 
         return send_batch(self, topic, values, keys, headers, partition, timestamps)
+
+    # -- for front-ends that check and partition records themselves (kafka.confluent) -------
+
+    def queue_prepared(self, topic: str, partition: int,
+                       records: Sequence[Tuple[int, Optional[bytes], Optional[bytes], Optional[Sequence[Header]]]],
+                       sizes: Sequence[int], placed: List[Tuple[ProduceResult, int, int]]) -> None:
+        """Queue records of one partition that the caller already checked, without blocking.
+
+        ``records`` are ``(timestamp_ms, key, value, headers)`` with bytes (or
+        None) keys and values and headers as :func:`check_headers` returns
+        them; ``sizes`` are their :func:`~kafka.record.batch.estimate_record_size`.
+        ``partition`` must be one of the topic's. Nothing here checks them
+        again: this is the bulk path for a front-end such as
+        :class:`kafka.confluent.Producer`, which validates and partitions
+        each record when it is produced. As each run of records lands in a
+        batch, ``(batch result, index of its first record in the batch,
+        record count)`` is appended to ``placed``; a caller whose call raised
+        (closed producer, fatal error, no transaction open, ``buffer_memory``
+        full) thus knows which records were queued before the failure.
+        """
+        if self._closed:
+            raise errors.IllegalStateError("cannot send: the producer is closed")
+        if self._sender.fatal_error is not None:
+            raise self._sender.fatal_error
+        tp = self._tps.get((topic, partition))
+        if tp is None:
+            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        if self._transactions is not None:
+            self._transactions.ensure_partition(tp)
+        self._accumulator.append_many(tp, records, sizes, 0.0, placed)
+        if threading.current_thread() is not self._sender:
+            self._sender.wakeup()
+
+    @contextlib.contextmanager
+    def without_linger(self) -> Iterator[None]:
+        """Within this block, batches leave at once instead of waiting out ``linger_ms``.
+
+        What :meth:`flush` does while it waits; a front-end that waits for
+        its records in its own way (serving callbacks meanwhile) uses it.
+        """
+        self._accumulator.begin_flush()
+        try:
+            self._sender.wakeup()
+            yield
+        finally:
+            self._accumulator.end_flush()
+
+    def wakeup_sender(self) -> None:
+        """Have the sender thread start a turn now (e.g. to run its :meth:`on_sender_turn` hooks)."""
+        self._sender.wakeup()
+
+    def on_sender_turn(self, hook: Callable[[], None]) -> None:
+        """Have the sender thread call ``hook()`` at the start of each of its turns.
+
+        A front-end that keeps records back to hand them over in bulk uses it
+        so that they leave within ``linger_ms`` even when the application
+        makes no further call. ``hook`` runs on the sender thread: it must
+        not block; what it raises is logged. It may call
+        :meth:`queue_prepared` (not for a transactional producer, whose
+        first record of a partition waits for the transaction coordinator).
+        """
+        self._sender.turn_hooks.append(hook)
 
     def _batch_event(self, topic: str, full: bool, sticky: bool, all_parts: List[int],
                      available: List[int]) -> None:

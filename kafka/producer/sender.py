@@ -54,6 +54,8 @@ class Sender(threading.Thread):
         self.fatal_error: Optional[BaseException] = None
         #: Called with the error when a batch fails for good (transactions abort on it).
         self.on_batch_failed: Optional[Callable[[BaseException], None]] = None
+        #: Called at the start of every turn (see KafkaProducer.on_sender_turn).
+        self.turn_hooks: List[Callable[[], None]] = []
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -95,6 +97,11 @@ class Sender(threading.Thread):
 
     def run_once(self) -> None:
         """Send what is ready and poll once."""
+        for hook in self.turn_hooks:
+            try:
+                hook()
+            except Exception:  # a front-end's fault must not stop the sender
+                log.exception("error in a producer sender hook")
         now = time.monotonic()
         if self.identity is not None and not self.identity.ready():
             try:

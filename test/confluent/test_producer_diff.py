@@ -114,8 +114,9 @@ def test_poll_serves_reports_and_counts_them(broker, ck, kc):
             producer.produce(topic, b"v", callback=lambda err, msg: seen.append(msg.offset()))
         served = 0
         deadline = time.monotonic() + 30
-        while served < 3 and time.monotonic() < deadline:
+        while len(seen) < 3 and time.monotonic() < deadline:
             served += producer.poll(0.5)
+        served += producer.poll(0.2)  # nothing more to serve
         results[lib.__name__] = (served, seen, len(producer))
     # One produce response carries the three reports: librdkafka counts it as one event.
     assert results["kafka.confluent"] == results["confluent_kafka"] == (1, [0, 1, 2], 0)
@@ -260,7 +261,7 @@ def test_delivery_reports_run_in_the_application_thread(broker, kc):
     for _ in range(5):
         producer.produce(topic, b"v", on_delivery=lambda err, msg: threads.append(threading.current_thread()))
     # Every record delivered, its report queued by the engine's thread; still none has run.
-    assert wait_until(lambda: len(producer._reports) == 5, timeout=30)
+    assert wait_until(lambda: producer._queued_reports() == 5, timeout=30)
     assert threads == []  # nothing runs until poll() or flush()
     producer.flush(30)
     assert threads == [threading.current_thread()] * 5
@@ -361,3 +362,16 @@ def test_cluster_id(broker, ck, kc):
         results[lib.__name__] = (producer.cluster_id(10), consumer.cluster_id(10))
         consumer.close()
     assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+def test_flush_sends_at_once_whatever_linger_ms(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="cf-flush-linger")
+        producer = _producer(lib, broker, **{"linger.ms": 60_000})
+        producer.list_topics(topic, timeout=10)
+        delivered = []
+        producer.produce(topic, b"now", on_delivery=lambda err, msg: delivered.append((err, msg.offset())))
+        # librdkafka's flush() does not wait out linger.ms: well within the 10 s allowed.
+        results[lib.__name__] = (producer.flush(10), delivered)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (0, [(None, 0)])

@@ -1,0 +1,103 @@
+"""Records kept back by kafka.confluent.Producer and handed to the engine in bulk, against confluent_kafka.
+
+kafka.confluent keeps produced records back and hands them to the engine a
+run at a time (from produce(), poll(), flush() or the engine's sender
+thread); delivery reports are then served a batch at a time. These
+scenarios check what a program can observe of that against librdkafka.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from kafka.consumer import KafkaConsumer
+from kafka.structs import TopicPartition
+from test.support.topics import new_topic
+from test.support.waiting import wait_until
+
+
+def _values_in(broker, topic):
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest")
+    try:
+        consumer.assign([TopicPartition(topic, 0)])
+        return [record.value for batch in consumer.poll(timeout_ms=1000).values() for record in batch]
+    finally:
+        consumer.close()
+
+
+def test_a_record_is_sent_with_no_further_call(broker, ck, kc):
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="kept-alone")
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 5})
+        producer.produce(topic, b"alone", partition=0)
+        # Neither poll() nor flush(): the record must still leave within linger.ms.
+        assert wait_until(lambda: _values_in(broker, topic) == [b"alone"], timeout=30), lib.__name__
+        assert producer.flush(30) == 0
+
+
+def test_reports_across_many_batches_carry_each_record_s_offset(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=2, prefix="kept-batches")
+        # Small batches: the records of one partition land in many batches and produce requests.
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 20,
+                                 "batch.size": 1000})
+        seen = []
+        for i in range(1500):
+            producer.produce(topic, b"value-%d" % i, partition=i % 2,
+                             on_delivery=lambda err, msg: seen.append(
+                                 (err, msg.partition(), msg.offset(), msg.value())))
+            if i % 400 == 0:
+                producer.poll(0)
+        assert producer.flush(30) == 0
+        results[lib.__name__] = sorted(seen, key=lambda report: (report[1], report[2]))
+    expected = [(None, p, i // 2, b"value-%d" % i) for p in (0, 1) for i in range(p, 1500, 2)]
+    assert results["confluent_kafka"] == expected
+    assert results["kafka.confluent"] == expected
+
+
+def test_a_callback_raising_mid_batch_leaves_the_rest_for_the_next_poll(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="kept-raise")
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 200})
+        served = []
+
+        def report(err, msg):
+            served.append(msg.value())
+            if msg.value() == b"3":
+                raise ValueError("boom")
+
+        for i in range(1, 6):
+            producer.produce(topic, b"%d" % i, on_delivery=report)
+        raised = False
+        deadline = time.monotonic() + 30
+        while not raised and time.monotonic() < deadline:
+            try:
+                producer.poll(0.2)
+            except ValueError:
+                raised = True
+        left_after_raise = len(producer)
+        assert producer.flush(30) == 0
+        results[lib.__name__] = (raised, served, left_after_raise, len(producer))
+    assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+@pytest.mark.parametrize("count", [3, 700])
+def test_purge_fails_records_kept_back(broker, ck, kc, count):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="kept-purge")
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 60_000})
+        producer.list_topics(topic, timeout=10)
+        producer.produce(topic, b"warm-up")  # learns the topic's partitions, so the rest is not waiting for them
+        producer.flush(30)
+        codes = []
+        for i in range(count):
+            producer.produce(topic, b"%d" % i, on_delivery=lambda err, msg: codes.append(err.name() if err else None))
+        producer.purge(in_queue=True, in_flight=True)
+        left = producer.flush(30)
+        results[lib.__name__] = (sorted(set(codes)), len(codes), left)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (["_PURGE_QUEUE"], count, 0)
