@@ -14,7 +14,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 # Debian packages the tests need; add new ones here.
-DEBIAN_PACKAGES=(kcat pypy3)
+# pypy3-dev: PyPy's C headers, so that crc32c builds for the PyPy benchmarks.
+DEBIAN_PACKAGES=(kcat pypy3 pypy3-dev)
 PIP_EXTRAS="snappy,lz4,zstd,crc32c,crcmod,broker,spark,test"
 VENV=.venv
 WHEEL_CACHE=.cache/kafka-python-wheel
