@@ -375,3 +375,24 @@ def test_flush_sends_at_once_whatever_linger_ms(broker, ck, kc):
         # librdkafka's flush() does not wait out linger.ms: well within the 10 s allowed.
         results[lib.__name__] = (producer.flush(10), delivered)
     assert results["kafka.confluent"] == results["confluent_kafka"] == (0, [(None, 0)])
+
+
+def test_a_record_with_neither_key_nor_value_is_written_with_both_null(broker, ck, kc):
+    from kafka.consumer import KafkaConsumer
+    from kafka.structs import TopicPartition
+
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="cf-null")
+        producer = _producer(lib, broker)
+        reports = []
+        producer.produce(topic, on_delivery=lambda err, msg: reports.append((err, msg.key(), msg.value())))
+        assert producer.flush(30) == 0
+        consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest")
+        try:
+            consumer.assign([TopicPartition(topic, 0)])
+            written = [(r.key, r.value) for batch in consumer.poll(timeout_ms=10_000).values() for r in batch]
+        finally:
+            consumer.close()
+        results[lib.__name__] = (reports, written)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == ([(None, None, None)], [(None, None)])
