@@ -78,6 +78,27 @@ _Record = Tuple[int, Optional[bytes], Optional[bytes], Any]
 _Extra = Tuple[Optional[Callable[..., Any]], float, int]
 
 
+def _linger_outlasts_timeout(config: confmod.Config) -> bool:
+    """Whether ``linger.ms`` reaches the message timeout (librdkafka's rules; 0 means no timeout).
+
+    A ``message.timeout.ms`` given explicitly must exceed ``linger.ms``, or
+    the producer is refused at construction; otherwise the default (or, for
+    a transactional producer, ``transaction.timeout.ms`` when smaller) is
+    compared, and produce() refuses every record.
+    """
+    linger = float(config.get("queue.buffering.max.ms") or 5)
+    timeout = config.get_int("message.timeout.ms")
+    if config.is_set("message.timeout.ms"):
+        if timeout and linger >= timeout:
+            raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                            "Failed to create producer: `message.timeout.ms` must be greater "
+                                            "than `linger.ms`"))
+        return False
+    if config.get("transactional.id"):
+        timeout = min(timeout, config.get_int("transaction.timeout.ms"))
+    return bool(timeout) and linger >= timeout
+
+
 class _Waiting:
     """A record produced before its topic's metadata was known."""
 
@@ -154,6 +175,7 @@ class Producer:
         self._max_bytes = self._config.get_int("queue.buffering.max.kbytes") * 1024
         self._partitioner = PARTITIONERS[self._config.get("partitioner") or "consistent_random"]
         self._message_timeout = self._config.get_int("message.timeout.ms") / 1000.0
+        self._linger_too_long = _linger_outlasts_timeout(self._config)
         self._stats_interval = self._config.get_int("statistics.interval.ms") / 1000.0
         self._next_stats = time.monotonic() + self._stats_interval
         ignored = confmod.ignored(self._config, "producer")
@@ -196,9 +218,10 @@ class Producer:
         self._fatal_reported = False
         self._unsent: Dict[Tuple[str, int], _Run] = {}
         self._unsent_count = 0
+        self._transactional = bool(self._config.get("transactional.id"))
         # A transactional producer's first record of a partition waits for the coordinator: that
         # may not happen on the sender thread, so its records are handed over at once instead.
-        self._hand_over_at = 1 if self._config.get("transactional.id") else _HAND_OVER_AT
+        self._hand_over_at = 1 if self._transactional else _HAND_OVER_AT
         if self._hand_over_at > 1:
             self._engine.on_sender_turn(self._hand_over_unsent)
         self._wake_sender = self._engine.wakeup_sender
@@ -232,6 +255,13 @@ class Producer:
                 raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
             raise KafkaException(KafkaError(KafkaError._FATAL,  # type: ignore[attr-defined]
                                             "Unable to produce message: Local: Fatal error"))
+        if self._transactional and not self._engine.in_transaction():
+            raise KafkaException(KafkaError(KafkaError._STATE,  # type: ignore[attr-defined]
+                                            "Unable to produce message: Local: Erroneous state"))
+        if self._linger_too_long:
+            # librdkafka refuses every record whose linger would outlast its message timeout.
+            raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                            "Unable to produce message: Local: Invalid argument or configuration"))
         if report_to is None:
             report_to = self._on_delivery
         started = _monotonic()

@@ -30,7 +30,7 @@ from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
-from kafka.producer.transactions import FATAL_ERROR, TransactionManager
+from kafka.producer.transactions import ABORTABLE_ERROR, FATAL_ERROR, IN_TRANSACTION, TransactionManager
 from kafka.record import codecs
 from kafka.record.batch import RECORD_OVERHEAD
 from kafka.record.record import Header
@@ -538,6 +538,14 @@ class KafkaProducer:
     def abort_transaction(self) -> None:
         """Abort the transaction."""
         self._txn().abort_transaction()
+
+    def in_transaction(self) -> bool:
+        """Whether a transaction is open: begun, and neither committed nor aborted yet.
+
+        Also true once a record of it failed (the transaction then can only
+        be aborted); false for a producer without a ``transactional_id``.
+        """
+        return self._transactions is not None and self._transactions.state in (IN_TRANSACTION, ABORTABLE_ERROR)
 
     def flush(self, timeout: Optional[float] = None) -> None:
         """Send everything queued and wait for it; KafkaTimeoutError after ``timeout`` s."""

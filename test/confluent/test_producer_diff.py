@@ -396,3 +396,29 @@ def test_a_record_with_neither_key_nor_value_is_written_with_both_null(broker, c
             consumer.close()
         results[lib.__name__] = (reports, written)
     assert results["kafka.confluent"] == results["confluent_kafka"] == ([(None, None, None)], [(None, None)])
+
+
+@pytest.mark.parametrize("conf", [
+    {"linger.ms": 400_000},  # beyond the default message.timeout.ms: every produce() is refused
+    {"linger.ms": 1000, "message.timeout.ms": 1000},  # given explicitly: refused at construction
+    {"linger.ms": 1000, "message.timeout.ms": 1001},
+    {"linger.ms": 60_000, "transactional.id": "no-transaction-begun"},  # _STATE comes first
+    {"transactional.id": "no-transaction-begun"},
+])
+def test_linger_timeout_and_transaction_state_checks(ck, kc, conf):
+    results = {}
+    for lib in (ck, kc):
+        try:
+            producer = lib.Producer(dict(conf, **{"bootstrap.servers": "127.0.0.1:1"}))
+        except lib.KafkaException as exc:
+            results[lib.__name__] = ("constructor", exc.args[0].code(), exc.args[0].str())
+            continue
+        # (No len(): librdkafka also counts the connection errors it has queued for error_cb.)
+        try:
+            producer.produce("any-topic", b"v")
+            results[lib.__name__] = ("queued",)
+        except lib.KafkaException as exc:
+            results[lib.__name__] = ("produce", exc.args[0].code(), exc.args[0].str())
+        producer.purge()
+        producer.flush(0)
+    assert results["kafka.confluent"] == results["confluent_kafka"]

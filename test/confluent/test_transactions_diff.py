@@ -61,7 +61,12 @@ def _doomed_record(lib, broker, prefix):
     """A fresh topic and a transactional producer that has produced b"doomed" in an open transaction."""
     topic = new_topic(broker, partitions=1, prefix=prefix)
     reports = []
-    producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers,
+    # linger.ms is long so that b"doomed" is still queued when the transaction is aborted,
+    # however the threads are scheduled. Otherwise, once written in the aborted transaction,
+    # it would show through the read_committed check below: the embedded broker (Tansu)
+    # writes abort markers but answers Fetch with an empty aborted-transactions list.
+    # (flush() and commit_transaction() do not wait out linger.ms.)
+    producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 30_000,
                              "transactional.id": prefix + "-" + uuid.uuid4().hex})
     producer.init_transactions(30)
     producer.begin_transaction()
