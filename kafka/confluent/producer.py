@@ -338,6 +338,8 @@ class Producer:
 
     def _hand_over_unsent(self) -> None:
         """Give the records kept back to the engine, in order; also the sender thread's hook."""
+        if not self._unsent:  # checked again under the locks
+            return
         with self._handing_over:
             with self._lock:
                 if not self._unsent:
