@@ -25,8 +25,8 @@ from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
-from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
-from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
+from kafka.producer.partitioner import DefaultPartitioner, murmur2_unsigned
+from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import FATAL_ERROR, TransactionManager
@@ -193,12 +193,18 @@ class KafkaProducer:
         self._tps: Dict[Tuple[str, int], TopicPartition] = {}
         # topic -> (metadata version, sticky partition, partitions, available partitions)
         self._sticky_tps: Dict[str, Tuple[int, TopicPartition, List[int], List[int]]] = {}
+        # topic -> (metadata version, TopicPartition of each partition in order, partitions, available
+        # partitions), for send()'s keyed fast path; filled by _send only when murmur2 of the key bytes
+        # alone places a record (see _keyed_fast).
+        self._key_routes: Dict[str, Tuple[int, List[TopicPartition], List[int], List[int]]] = {}
         self._transactions: Optional[TransactionManager] = None
         if self.config["transactional_id"] is not None:
             assert self._identity is not None
             self._transactions = TransactionManager(self._client, self._identity, self.flush,
                                                     self.config["request_timeout_ms"] * 2)
             self._sender.on_batch_failed = self._transactions.record_failed
+        self._keyed_fast = type(self._partitioner) is DefaultPartitioner and self._key_serializer is None and \
+            self._value_serializer is None and self._transactions is None
         self._closed = False
         self._close_lock = threading.Lock()
         self._accumulator.wake = self._sender.wakeup
@@ -293,26 +299,34 @@ class KafkaProducer:
                 if full or new_batch:
                     self._batch_event(topic, full, True, sticky[2], sticky[3])
                 return future
-        if headers is None and type(value) is bytes and type(topic) is str:
-            target = partition
-            if target is None and type(key) is bytes and self._default_partitioner:
-                target = self._keyed_partition(topic, key)
-            if target is not None:
-                routed = self._send_to_partition(topic, value, key, target, timestamp_ms)
-                if routed is not None:
-                    return routed
+        if type(key) is bytes and partition is None and type(value) is bytes and type(topic) is str:
+            # Fast path for keyed records once _send has routed one of the
+            # topic's under the current metadata: murmur2 of the key picks
+            # the partition, the headers are checked and sized once.
+            routes = self._key_routes.get(topic)
+            if routes is not None and routes[0] == self._client.cluster.version and not self._closed and \
+                    self._sender.fatal_error is None:
+                extra, header_bytes = 0, -1
+                if headers is not None:
+                    headers, extra, header_bytes = check_headers_sized(headers)
+                if timestamp_ms is None:
+                    timestamp_ms = int(_time() * 1000)
+                elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
+                    return self._send(topic, value, key, headers, partition, timestamp_ms)  # converts or refuses it
+                size = len(key) + len(value) + extra
+                if size <= self._max_fast_value:
+                    tps = routes[1]
+                    future, full, new_batch = self._accumulator.append(
+                        tps[(murmur2_unsigned(key) & 0x7FFFFFFF) % len(tps)], timestamp_ms, key, value, headers,
+                        self._max_block, size + RECORD_OVERHEAD, header_bytes)
+                    if full or new_batch:
+                        self._batch_event(topic, full, False, routes[2], routes[3])
+                    return future
+        elif headers is None and partition is not None and type(value) is bytes and type(topic) is str:
+            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms)
+            if routed is not None:
+                return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
-
-    def _keyed_partition(self, topic: str, key: bytes) -> Optional[int]:
-        """The default partitioner's choice for ``key`` from the cached partitions (None if none cached).
-
-        :meth:`_send_to_partition` then checks that the cache is current.
-        """
-        cached = self._partition_cache.get(topic)
-        if cached is None or type(self._partitioner) is not DefaultPartitioner:  # a subclass may choose otherwise
-            return None
-        parts = cached[1]
-        return parts[murmur2_partition(key, len(parts))]
 
     def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any,
                            timestamp_ms: Any) -> Optional[FutureRecordMetadata]:
@@ -367,13 +381,15 @@ class KafkaProducer:
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
             key, value = check_key_value(key, value, self._key_serializer is not None,
                                          self._value_serializer is not None)
+        extra, header_bytes = 0, -1
         if headers is not None:
-            headers = check_headers(headers) or None
+            headers, extra, header_bytes = check_headers_sized(headers)
         if partition is not None:
             partition = check_partition(partition)
         if timestamp_ms is not None:
             timestamp_ms = check_timestamp(timestamp_ms)
-        if headers is not None or (len(key) if key else 0) + (len(value) if value else 0) > self._max_fast_value:
+        size = (len(key) if key else 0) + (len(value) if value else 0) + extra
+        if size > self._max_fast_value:
             check_record_size(key, value, headers, self._max_request_size, self.config["buffer_memory"])
         started = time.monotonic()
         version = self._client.cluster.version
@@ -386,6 +402,7 @@ class KafkaProducer:
             except _ClusterUnusable as exc:
                 return _failed_future(topic, partition, exc.error)
         sticky = partition is None and key is None and self._default_partitioner
+        keyed = partition is None and key is not None and self._keyed_fast
         if partition is None:
             if self._default_partitioner:
                 partition = self._partitioner(key, all_parts, available, topic)
@@ -398,20 +415,29 @@ class KafkaProducer:
             raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
         if timestamp_ms is None:
             timestamp_ms = int(_time() * 1000)
-        tp = self._tps.get((topic, partition))
-        if tp is None:
-            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        tp = self._tp(topic, partition)
         if self._transactions is not None:
             self._transactions.ensure_partition(tp)
         elif sticky and self._value_serializer is None:
             # Let the fast path in send() reuse this choice.
             self._sticky_tps[topic] = (version, tp, all_parts, available)
+        elif keyed:
+            # Let the keyed fast path in send() route the topic's next keyed records.
+            self._key_routes[topic] = (version, [self._tp(topic, p) for p in all_parts], all_parts, available)
         left = self._max_block - (time.monotonic() - started)
         future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers,
-                                                           left if left > 0 else 0.0)
+                                                           left if left > 0 else 0.0, size + RECORD_OVERHEAD,
+                                                           header_bytes)
         if full or new_batch:
             self._batch_event(topic, full, sticky, all_parts, available)
         return future
+
+    def _tp(self, topic: str, partition: int) -> TopicPartition:
+        """The one TopicPartition kept for ``(topic, partition)``."""
+        tp = self._tps.get((topic, partition))
+        if tp is None:
+            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        return tp
 
     def send_batch(self, topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
                    headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
