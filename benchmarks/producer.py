@@ -127,7 +127,7 @@ CHILD = os.path.join(HERE, "_producer_child.py")
 CLIENTS = ("ours", "ours-confluent", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
 #: Records per run of the realistic workloads (``--records`` N overrides).
-WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000}
+WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000, "keyed": 300_000}
 
 
 class Side:
