@@ -163,7 +163,8 @@ class KafkaProducer:
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
         self._client = RoutingClient(**client_config)
         self._metadata_changed = threading.Condition()
-        self._client.cluster.add_listener(self._on_metadata)
+        self._cluster = self._client.cluster  # the client keeps this one object for good
+        self._cluster.add_listener(self._on_metadata)
         self._partitioner = self.config["partitioner"] or DefaultPartitioner()
         self._default_partitioner = isinstance(self._partitioner, DefaultPartitioner)
         self._accumulator = RecordAccumulator(
@@ -227,7 +228,7 @@ class KafkaProducer:
             self._metadata_changed.notify_all()
 
     def _partitions(self, topic: str, max_block: float) -> Tuple[List[int], List[int]]:
-        cluster = self._client.cluster
+        cluster = self._cluster
         version = cluster.version
         parts = cluster.partitions_for_topic(topic)
         if parts:
@@ -291,7 +292,7 @@ class KafkaProducer:
             # chosen earlier for this topic is reused while the metadata and
             # the sticky choice stay the same.
             sticky = self._sticky_tps.get(topic)
-            if sticky is not None and sticky[0] == self._client.cluster.version and \
+            if sticky is not None and sticky[0] == self._cluster.version and \
                     self._sender.fatal_error is None:
                 tp = sticky[1]
                 future, full, new_batch = self._accumulator.append(
@@ -304,7 +305,7 @@ class KafkaProducer:
             # topic's under the current metadata: murmur2 of the key picks
             # the partition, the headers are checked and sized once.
             routes = self._key_routes.get(topic)
-            if routes is not None and routes[0] == self._client.cluster.version and not self._closed and \
+            if routes is not None and routes[0] == self._cluster.version and not self._closed and \
                     self._sender.fatal_error is None:
                 extra, header_bytes = 0, -1
                 if headers is not None:
@@ -347,7 +348,7 @@ class KafkaProducer:
         elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
             return None
         cached = self._partition_cache.get(topic)
-        if cached is None or cached[0] != self._client.cluster.version:
+        if cached is None or cached[0] != self._cluster.version:
             return None
         tp = self._tps.get((topic, partition))
         if tp is None or partition not in cached[1]:
@@ -392,7 +393,7 @@ class KafkaProducer:
         if size > self._max_fast_value:
             check_record_size(key, value, headers, self._max_request_size, self.config["buffer_memory"])
         started = time.monotonic()
-        version = self._client.cluster.version
+        version = self._cluster.version
         cached = self._partition_cache.get(topic)
         if cached is not None and cached[0] == version:
             all_parts, available = cached[1], cached[2]
