@@ -57,7 +57,8 @@ def murmur2_unsigned(data: bytes) -> int:
     what a shift pulls in from the next lane lands above bit 31 and is
     masked off before the next product (as in
     :mod:`kafka.producer.murmur2_lanes`, which does the same across keys).
-    And the mixing needs no mask per block: the low 32 bits of a product
+    And the mixing needs no mask per block (nor do the scrambled blocks
+    after their last product): the low 32 bits of a product
     and of an xor depend only on the low 32 bits of the operands, so ``h``
     may grow (by 31 bits a block, hence a cap on the blocks done this way)
     and is cut to 32 bits once, before the final avalanche.
@@ -68,7 +69,7 @@ def murmur2_unsigned(data: bytes) -> int:
     if _MIN_LANE_BLOCKS <= n <= _TABLED_BLOCKS:
         blocks, spread, unspread, mask = _LANES[n]
         k = _from_bytes(spread(*blocks(data)), "little") * _M & mask
-        k = ((k ^ k >> 24) & mask) * _M & mask
+        k = ((k ^ k >> 24) & mask) * _M  # 32 x 31 bits: the products stay in their lanes
         for k in unspread(k.to_bytes(n << 3, "little")):
             h = h * _M ^ k
     elif n:
@@ -78,8 +79,7 @@ def murmur2_unsigned(data: bytes) -> int:
             h = (h * _M ^ (k ^ k >> 24) * _M) & _MASK
     rest = length & 3
     if rest:
-        h ^= _from_bytes(data[length - rest:], "little")
-        h *= _M
+        h = (h ^ _from_bytes(data[length - rest:], "little")) * _M
     h &= _MASK
     h ^= h >> 13
     h = h * _M & _MASK
