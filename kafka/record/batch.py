@@ -607,22 +607,15 @@ class RecordBatchBuilder:
             if type(value) is bytes and (key is None or type(key) is bytes):
                 vlen = len(value)
                 vv = table[vlen] if vlen < table_size else encode_varint(vlen)
-                if headers:
-                    hv = _encode_headers(headers)
-                    size = len(hv) + len(tsv) + len(odv) + len(vv) + vlen
-                else:
-                    hv = b"\x00"
-                    size = 1 + len(tsv) + len(odv) + len(vv) + vlen
+                hv = _encode_headers(headers) if headers else b"\x00"
                 if key is None:
-                    size += 2
-                    extend((table[size] if size < table_size else encode_varint(size),
-                            b"\x00", tsv, odv, b"\x01", vv, value, hv))
+                    body = _join((b"\x00", tsv, odv, b"\x01", vv, value, hv))
                 else:
                     klen = len(key)
-                    kv = table[klen] if klen < table_size else encode_varint(klen)
-                    size += 1 + len(kv) + klen
-                    extend((table[size] if size < table_size else encode_varint(size),
-                            b"\x00", tsv, odv, kv, key, vv, value, hv))
+                    body = _join((b"\x00", tsv, odv, table[klen] if klen < table_size else encode_varint(klen), key,
+                                  vv, value, hv))
+                size = len(body)
+                extend((table[size] if size < table_size else encode_varint(size), body))
             else:
                 parts.append(self._encode_general(tsv, odv, key, value, headers))
         encoded = _join(parts)
