@@ -323,15 +323,15 @@ class KafkaProducer:
                     if full or new_batch:
                         self._batch_event(topic, full, False, routes[2], routes[3])
                     return future
-        elif headers is None and partition is not None and type(value) is bytes and type(topic) is str:
-            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms)
+        elif partition is not None and type(value) is bytes and type(topic) is str:
+            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms, headers)
             if routed is not None:
                 return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
 
-    def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any,
-                           timestamp_ms: Any) -> Optional[FutureRecordMetadata]:
-        """Fast path for ``send(topic, value_bytes, key, partition=p[, timestamp_ms])``.
+    def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any, timestamp_ms: Any,
+                           headers: Any) -> Optional[FutureRecordMetadata]:
+        """Fast path for ``send(topic, value_bytes, key, partition=p[, timestamp_ms, headers])``.
 
         Taken when the record needs none of _send's conversions and would pass
         all its checks (cached partitions of the current metadata, no
@@ -340,8 +340,6 @@ class KafkaProducer:
         if (key is not None and type(key) is not bytes) or type(partition) is not int or self._closed or \
                 self._key_serializer is not None or self._value_serializer is not None or \
                 self._transactions is not None or self._sender.fatal_error is not None:
-            return None
-        if (len(key) if key is not None else 0) + len(value) > self._max_fast_value:
             return None
         if timestamp_ms is None:
             timestamp_ms = int(_time() * 1000)
@@ -353,7 +351,18 @@ class KafkaProducer:
         tp = self._tps.get((topic, partition))
         if tp is None or partition not in cached[1]:
             return None
-        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, None, self._max_block)
+        extra, header_bytes = 0, -1
+        if headers is not None:
+            # Checked last: everything _send checks before the headers has
+            # passed, so an error here is the one _send would raise; and from
+            # here on only the checked list may go to _send (an iterator of
+            # headers is consumed by now).
+            headers, extra, header_bytes = check_headers_sized(headers)
+        size = (len(key) if key is not None else 0) + len(value) + extra
+        if size > self._max_fast_value:
+            return self._send(topic, value, key, headers, partition, timestamp_ms)  # refuses or takes it
+        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers, self._max_block,
+                                                           size + RECORD_OVERHEAD, header_bytes)
         if full or new_batch:
             self._batch_event(topic, full, False, cached[1], cached[2])
         return future

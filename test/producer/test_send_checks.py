@@ -137,6 +137,21 @@ def test_bad_arguments_of_keyed_records_are_refused_on_the_keyed_fast_path_too(p
         _closes_in_time(producer)
 
 
+@pytest.mark.parametrize("arguments", [a for a in BAD_ARGUMENTS if "headers" in a or "timestamp_ms" in a], ids=repr)
+def test_bad_headers_and_timestamps_are_refused_on_the_explicit_partition_fast_path_too(peer, arguments):
+    scripted, log = peer
+    producer = _producer(scripted)
+    try:
+        producer.send("t", b"first", partition=1).get(5)  # the partition is now cached
+        with pytest.raises(errors.IllegalArgumentError):
+            producer.send("t", b"v", partition=1, **arguments)
+        with pytest.raises(errors.IllegalArgumentTypeError, match="header"):  # before the timestamp, as in _send
+            producer.send("t", b"v", partition=1, timestamp_ms=-5, headers=[("k", "text")])
+        _still_delivers(producer, log)
+    finally:
+        _closes_in_time(producer)
+
+
 def _received(log, topic, partition):
     """(key, value, headers) of each record a partition of the scripted peer received."""
     with log._lock:
@@ -144,21 +159,26 @@ def _received(log, topic, partition):
     return [(r.key, r.value, list(r.headers)) for data in raw for batch in MemoryRecords(data) for r in batch]
 
 
-def test_keyed_records_with_headers_of_every_kind_on_the_keyed_fast_path(peer):
+@pytest.mark.parametrize("explicit", [False, True], ids=["by key", "explicit partition"])
+def test_records_with_headers_of_every_kind_on_the_fast_paths(peer, explicit):
     scripted, log = peer
     producer = _producer(scripted)
     headers = [None, [], [("h", None), ("\u00e9", bytearray(b"x"))], (("h", b"1"),), [["l", b"2"]],
                iter([("it", b"3")]), [("trace-id", b"abc"), ("n", memoryview(b"4"))]]
     try:
         producer.send("t", b"first", key=b"k").get(5)
-        assert "t" in producer._key_routes
-        futures = [producer.send("t", b"v%d" % i, key=b"key-%d" % i, headers=h) for i, h in enumerate(headers)]
+        producer.send("t", b"first", partition=0).get(5)
+        producer.send("t", b"first", partition=1).get(5)
+        assert "t" in producer._key_routes and ("t", 1) in producer._tps  # both fast paths are open
+        where = [dict(partition=i % 2) if explicit else {} for i in range(len(headers))]
+        futures = [producer.send("t", b"v%d" % i, key=b"key-%d" % i, headers=h, **where[i])
+                   for i, h in enumerate(headers)]
         metas = [f.get(5) for f in futures]
         expected = [[(k, bytes(v) if v is not None else None) for k, v in h or ()]
                     for h in (None, [], [("h", None), ("\u00e9", b"x")], (("h", b"1"),), [["l", b"2"]],
                               [("it", b"3")], [("trace-id", b"abc"), ("n", b"4")])]
         for i, meta in enumerate(metas):
-            assert meta.partition == murmur2_partition(b"key-%d" % i, 2)
+            assert meta.partition == (i % 2 if explicit else murmur2_partition(b"key-%d" % i, 2))
             assert meta.serialized_header_size == (header_size(expected[i]) if expected[i] else -1)
             assert meta.serialized_key_size == len(b"key-%d" % i)
             record = [r for r in _received(log, "t", meta.partition) if r[0] == b"key-%d" % i]
