@@ -1,8 +1,8 @@
 """Measurement child of ``benchmarks/producer.py``; not meant to be run by hand.
 
 Produces ``--records`` records (values of ``--value-size`` bytes, or the
-shapes of ``--workload``) to partition 0 of an
-existing one-partition topic with one client, and prints one JSON object:
+shapes of ``--workload``) to an existing topic of ``--partitions``
+partitions (default 1) with one client, and prints one JSON object:
 the timed figures, how many records were acknowledged, and the process's
 peak resident memory.
 
@@ -63,11 +63,12 @@ def make_values(size: int, count: int = POOL, spread: float = 0.0) -> List[bytes
 
 
 #: Record shapes of ``--workload``: value lengths (inclusive; None: exactly
-#: ``--value-size``) and whether records carry keys and headers.
-WORKLOADS: Dict[str, Tuple[Optional[Tuple[int, int]], bool]] = {
-    "fixed": (None, False),  # values of one size, null keys, no headers
-    "small": ((50, 150), True),  # event-like: 50-150 B values, 8-36 B keys, 0-3 headers
-    "large": ((200, 2000), True),  # 200-2,000 B values, keys and headers as "small"
+#: ``--value-size``), whether records carry keys, whether they carry headers.
+WORKLOADS: Dict[str, Tuple[Optional[Tuple[int, int]], bool, bool]] = {
+    "fixed": (None, False, False),  # values of one size, null keys, no headers
+    "small": ((50, 150), True, True),  # event-like: 50-150 B values, 8-36 B keys, 0-3 headers
+    "large": ((200, 2000), True, True),  # 200-2,000 B values, keys and headers as "small"
+    "keyed": ((50, 150), True, False),  # values and keys as "small", no headers
 }
 _HEADER_KEYS = ("trace-id", "content-type", "source", "schema-version")
 
@@ -88,9 +89,10 @@ def make_shape(workload: str, size: int, spread: float = 0.0) -> Shape:
     ``fixed`` is :func:`make_values` of ``size`` (and ``spread``); the others
     ignore both: values of lengths drawn uniformly from the workload's range,
     keys of 8 to 36 bytes (``user-`` and a number, as text), and 0 to 3
-    headers of 8 to 32 value bytes each.
+    headers of 8 to 32 value bytes each (``keyed``: every entry of
+    ``headers`` None, so the records are sent with ``headers=None``).
     """
-    lengths, keyed = WORKLOADS[workload]
+    lengths, keyed, with_headers = WORKLOADS[workload]
     if lengths is None:
         return Shape(make_values(size, spread=spread), None, None)
     low, high = lengths
@@ -103,6 +105,8 @@ def make_shape(workload: str, size: int, spread: float = 0.0) -> Shape:
         keys.append((key + b"0123456789abcdef" * 3)[: rng.randint(8, 36)])
         count = rng.randint(0, 3)
         headers.append([(_HEADER_KEYS[h], b"h%07d" % i + b"x" * rng.randint(0, 24)) for h in range(count)] or None)
+    if not with_headers:
+        headers = [None] * POOL
     return Shape(values, keys if keyed else None, headers if keyed else None)
 
 
@@ -337,6 +341,8 @@ def _produce_confluent_api(module: Any, args: argparse.Namespace, shape: Shape, 
     poll = producer.poll
     mask = POOL - 1
     values, keys, headers = shape
+    # One partition: partition 0, as before; several: the client's partitioner.
+    where = {"partition": 0} if args.partitions == 1 else {}
 
     def send_all(count: int) -> None:
         for i in range(count):
@@ -344,12 +350,12 @@ def _produce_confluent_api(module: Any, args: argparse.Namespace, shape: Shape, 
             key = keys[i & mask] if keys is not None else None
             header = headers[i & mask] if headers is not None else None
             try:
-                produce(topic, value, key, partition=0, headers=header)
+                produce(topic, value, key, headers=header, **where)
             except BufferError:  # local queue full (queue.buffering.max.*): serve it and retry
                 while True:
                     poll(0.005)
                     try:
-                        produce(topic, value, key, partition=0, headers=header)
+                        produce(topic, value, key, headers=header, **where)
                         break
                     except BufferError:
                         pass
@@ -420,6 +426,7 @@ def main() -> None:
     parser.add_argument("--records", type=int, required=True)
     parser.add_argument("--value-size", type=int, required=True)
     parser.add_argument("--workload", choices=sorted(WORKLOADS), default="fixed")
+    parser.add_argument("--partitions", type=int, default=1, help="partitions of --topic")
     parser.add_argument("--codec", default="none")
     parser.add_argument("--batch-size", type=int, default=0, help="0: the client's default")
     parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")

@@ -78,6 +78,7 @@ class DataSet(NamedTuple):
 WORKLOAD_TEXT = {
     "small": "values 50-150 B (uniform), keys 8-36 B, 0-3 headers (8-32 B values)",
     "large": "values 200-2,000 B (uniform), keys 8-36 B, 0-3 headers (8-32 B values)",
+    "keyed": "values 50-150 B (uniform), keys 8-36 B, no headers",
 }
 
 
@@ -91,8 +92,8 @@ def parse_workloads(text: str) -> List[str]:
 
 
 WORKLOAD_HELP = ("comma-separated record shapes: fixed (values of --sizes, null keys, no headers), small (values "
-                 "50-150 B, keys 8-36 B, 0-3 headers), large (values 200-2,000 B, keys and headers as small); "
-                 "default fixed")
+                 "50-150 B, keys 8-36 B, 0-3 headers), large (values 200-2,000 B, keys and headers as small), "
+                 "keyed (values and keys as small, no headers); default fixed")
 
 
 def plan_data(records: Optional[str], sizes: List[int], workloads: List[str], defaults: Dict[int, int], cap: int,

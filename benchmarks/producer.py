@@ -8,9 +8,12 @@ Usage::
     python benchmarks/producer.py --python pypy3           # our side on PyPy
     python benchmarks/producer.py --python python3 --python pypy3   # both
     python benchmarks/producer.py --bootstrap-server HOST:PORT
+    python benchmarks/producer.py --clients ours,aiokafka --sizes 100 --codecs none \
+        --workload keyed --partitions 6 --baseline /tmp/main-checkout   # keyed records over 6 partitions
 
 Each client produces N records (default 300,000 of 100-byte values and
-100,000 of 1 KiB values; ``--records``) to a fresh one-partition topic with
+100,000 of 1 KiB values; ``--records``) to a fresh one-partition topic
+(``--partitions N``: N partitions) with
 acks=1, linger 5 ms, idempotence off, uncompressed / lz4 / zstd, against one
 embedded Tansu broker on loopback (``kafka.testing.EmbeddedBroker``, started
 by this script unless ``--bootstrap-server`` is given).  Every client runs in
@@ -19,7 +22,8 @@ a child process of its own (``benchmarks/_producer_child.py``), which sends
 until the last one is acknowledged, and reports how many were acknowledged,
 its CPU time and its peak RSS (VmHWM).  A run counts only when all N records
 were acknowledged *and* the broker's high watermark for the topic is N plus
-the warm-up; anything else is reported as an error for that row.  Topics are
+the warm-up (summed over the partitions); anything else is reported as an
+error for that row.  Topics are
 deleted after each run (the broker keeps everything in memory).
 
 Values are text-like (words and numbers, compressing about like log lines),
@@ -28,7 +32,19 @@ figures; every client gets the same ones.  Keys are null and there are no
 headers, unless ``--workload`` asks for ``small`` or ``large`` records:
 values of 50-150 B (300,000 records) or 200-2,000 B (100,000), keys of
 8-36 B and 0-3 headers per record, passed as ``key=`` and ``headers=`` to
-each client's send call (see ``benchmarks/consumer.py``).
+each client's send call (see ``benchmarks/consumer.py``); ``keyed`` is
+``small`` without headers (``headers=None``).  With one partition
+confluent-kafka and ours-confluent produce to partition 0 explicitly; with
+``--partitions`` N > 1 every client leaves the choice to its partitioner
+(keyed records: murmur2 of the key for ours, kafka-python and aiokafka;
+librdkafka's default ``consistent_random``, a CRC32 of the key, for
+confluent-kafka), and records without a key (the warm-up, ``fixed``) go
+wherever each client's partitioner sends them.
+
+``--baseline DIR`` adds a side ``base``: our client imported from another
+checkout ``DIR`` (e.g. ``git archive main | tar -x -C DIR``), run in the
+same rotation, so a change can be compared with the code before it on the
+same machine load; the ``ours/x`` column then gives the ratio.
 
 Each configuration runs ``--repeat`` times (default 3), the clients taking
 turns in a rotating order; the table shows medians.  MB/s counts value bytes
@@ -111,7 +127,7 @@ CHILD = os.path.join(HERE, "_producer_child.py")
 CLIENTS = ("ours", "ours-confluent", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
 #: Records per run of the realistic workloads (``--records`` N overrides).
-WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000}
+WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000, "keyed": 300_000}
 
 
 class Side:
@@ -146,6 +162,10 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
                 path = ours_python(python)
             label = ours if len(pythons) == 1 else ours.replace("ours", "ours-" + os.path.basename(python), 1)
             sides.append(Side(label, ours, path, ours_env))
+    if args.baseline:
+        if not os.path.isdir(os.path.join(args.baseline, "kafka")):
+            raise SystemExit("--baseline %s: no kafka package there" % args.baseline)
+        sides.append(Side("base", "ours", sys.executable, dict(base_env, PYTHONPATH=os.path.abspath(args.baseline))))
     if "kafka-python" in clients:
         extras = [e for e in args.kafka_python_extras.split(",") if e]
         sides.append(Side("kafka-python", "kafka-python", kafka_python_python(extras), base_env, isolated=True))
@@ -163,13 +183,14 @@ def one_run(side: Side, bootstrap: str, data: DataSet, codec: str, records: int,
     topic = "bench-producer-%s-%s-%s-%s" % (side.client, data.label, codec, uuid.uuid4().hex[:12])
     try:
         with BlockingConnection(host, int(port), timeout=30) as conn:
-            create_topic(conn, topic)
+            create_topic(conn, topic, partitions=args.partitions)
     except Exception as exc:
         return {"error": "creating topic %s: %s" % (topic, describe(exc))}
     cmd = [side.python] + (["-I"] if side.isolated else []) + [CHILD]
     options = {
         "--client": side.client, "--bootstrap": bootstrap, "--topic": topic,
         "--records": records, "--value-size": data.size, "--workload": data.workload, "--codec": codec,
+        "--partitions": args.partitions,
         "--batch-size": args.batch_size or 0, "--confluent-batch-size": args.confluent_batch_size or 0,
         "--linger-ms": args.linger_ms,
         "--warmup": args.warmup, "--timeout": args.timeout,
@@ -194,7 +215,7 @@ def one_run(side: Side, bootstrap: str, data: DataSet, codec: str, records: int,
             with BlockingConnection(host, int(port), timeout=30) as conn:
                 info = describe_topic(conn, topic)
                 if "error" not in result:
-                    high = fetch(conn, info, 0, 0, max_bytes=1).high_watermark
+                    high = sum(fetch(conn, info, p, 0, max_bytes=1).high_watermark for p in range(args.partitions))
                     result["broker_records"] = high
                     if high != records + args.warmup:
                         result["error"] = "broker holds %d records, expected %d (+%d warm-up)" % (
@@ -240,7 +261,7 @@ class Row:
 
 
 def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) -> None:
-    ours = [s for s in sides if s.client == "ours"]
+    ours = [s for s in sides if s.client == "ours" and s.label != "base"]
     ratio_heads = ["%s/x" % s.label for s in ours]
     head = "%-16s %6s %-5s %12s %8s %10s %8s %5s" % (
         "client", "value", "codec", "msg/s", "MB/s", "CPU us/msg", "RSS MB", "runs")
@@ -307,6 +328,10 @@ def main() -> None:
     parser.add_argument("--confluent-batch-size", type=int, default=None,
                         help="librdkafka batch.size for confluent-kafka (default: librdkafka's, 1,000,000)")
     parser.add_argument("--linger-ms", type=int, default=5)
+    parser.add_argument("--partitions", type=int, default=1,
+                        help="partitions of each run's topic (default 1; >1: no explicit partition anywhere)")
+    parser.add_argument("--baseline", default=None, metavar="DIR",
+                        help="also run our client from the checkout DIR, as side 'base'")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for each child's flush")
     parser.add_argument("--python", action="append", default=[],
                         help="interpreter for our side (e.g. pypy3); repeat to compare several")
@@ -365,9 +390,10 @@ def main() -> None:
             broker.stop()
 
     print()
-    print("producer throughput: acks=1, linger %d ms, no idempotence, one partition, batch size %s "
+    print("producer throughput: acks=1, linger %d ms, no idempotence, %s, batch size %s "
           "(librdkafka: %s); median of %d runs; broker %s" % (
-              args.linger_ms, "%d" % args.batch_size if args.batch_size else "each client's default",
+              args.linger_ms, "one partition" if args.partitions == 1 else "%d partitions" % args.partitions,
+              "%d" % args.batch_size if args.batch_size else "each client's default",
               "batch.size %d" % args.confluent_batch_size if args.confluent_batch_size else "its defaults",
               args.repeat,
               args.bootstrap_server or "embedded Tansu on loopback"))

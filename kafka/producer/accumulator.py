@@ -68,21 +68,29 @@ class RecordAccumulator:
         return self._used
 
     def append(self, tp: TopicPartition, timestamp: int, key: Optional[bytes], value: Optional[bytes],
-               headers: Optional[Sequence[Header]], max_block: float) -> Tuple[FutureRecordMetadata, bool, bool]:
+               headers: Optional[Sequence[Header]], max_block: float, size: int = 0,
+               header_bytes: int = -1) -> Tuple[FutureRecordMetadata, bool, bool]:
         """Add a record; return (future, a batch became full, a new batch was created).
 
         "A batch became full" is true when the record's batch is full, or
         when the record did not fit in the partition's open batch and opened
         a new one (the sticky partitioner moves on then).
 
+        ``size`` and ``header_bytes``, when the caller has them, are the
+        record's :func:`~kafka.record.batch.estimate_record_size` and its
+        headers' :func:`~kafka.producer.future.header_size`; 0 (the
+        default) has both computed here.
+
         Blocks up to ``max_block`` seconds while ``buffer_memory`` is used up.
         """
         # The common case (room in the open batch, memory available) is
         # inlined: this runs once per record on the application's thread.
         # So is estimate_record_size for a record without headers.
-        size = RECORD_OVERHEAD + (len(key) if key else 0) + (len(value) if value else 0)
-        if headers:
-            size = estimate_record_size(key, value, headers)
+        if not size:
+            size = RECORD_OVERHEAD + (len(key) if key else 0) + (len(value) if value else 0)
+            if headers:
+                size = estimate_record_size(key, value, headers)
+                header_bytes = header_size(headers)
         with self._lock:
             if self._closed:
                 raise IllegalStateError("the producer is closed")
@@ -102,7 +110,7 @@ class RecordAccumulator:
                         future: Optional[FutureRecordMetadata]
                         future = FutureRecordMetadata(last.result, len(records) - 1, timestamp,
                                                       len(key) if key else -1, len(value) if value else -1,
-                                                      header_size(headers) if headers else -1)
+                                                      header_bytes)
                         return future, last.size >= last.max_size, False
                     # The record joins the batch before waiting for memory, so a
                     # batch drained during the wait already holds it.

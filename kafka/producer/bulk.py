@@ -137,9 +137,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     runs = _by_partition(producer, topic, partition, key_column, sizes, all_parts, available)
     placed: List[Tuple[ProduceResult, int, int]] = []
     for part, indices in runs:
-        tp = producer._tps.get((topic, part))
-        if tp is None:
-            tp = producer._tps[(topic, part)] = TopicPartition(topic, part)
+        tp = producer._tp(topic, part)
         if producer._transactions is not None:
             producer._transactions.ensure_partition(tp)
         if indices is None:

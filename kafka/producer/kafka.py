@@ -26,8 +26,8 @@ from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.idempotence import ProducerIdentity
-from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
-from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers, check_key_value, check_partition,
+from kafka.producer.partitioner import DefaultPartitioner, murmur2_unsigned
+from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
 from kafka.producer.transactions import ABORTABLE_ERROR, FATAL_ERROR, IN_TRANSACTION, TransactionManager
@@ -164,7 +164,8 @@ class KafkaProducer:
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
         self._client = RoutingClient(**client_config)
         self._metadata_changed = threading.Condition()
-        self._client.cluster.add_listener(self._on_metadata)
+        self._cluster = self._client.cluster  # the client keeps this one object for good
+        self._cluster.add_listener(self._on_metadata)
         self._partitioner = self.config["partitioner"] or DefaultPartitioner()
         self._default_partitioner = isinstance(self._partitioner, DefaultPartitioner)
         self._accumulator = RecordAccumulator(
@@ -194,12 +195,18 @@ class KafkaProducer:
         self._tps: Dict[Tuple[str, int], TopicPartition] = {}
         # topic -> (metadata version, sticky partition, partitions, available partitions)
         self._sticky_tps: Dict[str, Tuple[int, TopicPartition, List[int], List[int]]] = {}
+        # topic -> (metadata version, TopicPartition of each partition in order, partitions, available
+        # partitions), for send()'s keyed fast path; filled by _send only when murmur2 of the key bytes
+        # alone places a record (see _keyed_fast).
+        self._key_routes: Dict[str, Tuple[int, List[TopicPartition], List[int], List[int]]] = {}
         self._transactions: Optional[TransactionManager] = None
         if self.config["transactional_id"] is not None:
             assert self._identity is not None
             self._transactions = TransactionManager(self._client, self._identity, self.flush,
                                                     self.config["request_timeout_ms"] * 2)
             self._sender.on_batch_failed = self._transactions.record_failed
+        self._keyed_fast = type(self._partitioner) is DefaultPartitioner and self._key_serializer is None and \
+            self._value_serializer is None and self._transactions is None
         self._closed = False
         self._close_lock = threading.Lock()
         self._accumulator.wake = self._sender.wakeup
@@ -222,7 +229,7 @@ class KafkaProducer:
             self._metadata_changed.notify_all()
 
     def _partitions(self, topic: str, max_block: float) -> Tuple[List[int], List[int]]:
-        cluster = self._client.cluster
+        cluster = self._cluster
         version = cluster.version
         parts = cluster.partitions_for_topic(topic)
         if parts:
@@ -286,7 +293,7 @@ class KafkaProducer:
             # chosen earlier for this topic is reused while the metadata and
             # the sticky choice stay the same.
             sticky = self._sticky_tps.get(topic)
-            if sticky is not None and sticky[0] == self._client.cluster.version and \
+            if sticky is not None and sticky[0] == self._cluster.version and \
                     self._sender.fatal_error is None:
                 tp = sticky[1]
                 future, full, new_batch = self._accumulator.append(
@@ -294,30 +301,38 @@ class KafkaProducer:
                 if full or new_batch:
                     self._batch_event(topic, full, True, sticky[2], sticky[3])
                 return future
-        if headers is None and type(value) is bytes and type(topic) is str:
-            target = partition
-            if target is None and type(key) is bytes and self._default_partitioner:
-                target = self._keyed_partition(topic, key)
-            if target is not None:
-                routed = self._send_to_partition(topic, value, key, target, timestamp_ms)
-                if routed is not None:
-                    return routed
+        if type(key) is bytes and partition is None and type(value) is bytes and type(topic) is str:
+            # Fast path for keyed records once _send has routed one of the
+            # topic's under the current metadata: murmur2 of the key picks
+            # the partition, the headers are checked and sized once.
+            routes = self._key_routes.get(topic)
+            if routes is not None and routes[0] == self._cluster.version and not self._closed and \
+                    self._sender.fatal_error is None:
+                extra, header_bytes = 0, -1
+                if headers is not None:
+                    headers, extra, header_bytes = check_headers_sized(headers)
+                if timestamp_ms is None:
+                    timestamp_ms = int(_time() * 1000)
+                elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
+                    return self._send(topic, value, key, headers, partition, timestamp_ms)  # converts or refuses it
+                size = len(key) + len(value) + extra
+                if size <= self._max_fast_value:
+                    tps = routes[1]
+                    future, full, new_batch = self._accumulator.append(
+                        tps[(murmur2_unsigned(key) & 0x7FFFFFFF) % len(tps)], timestamp_ms, key, value, headers,
+                        self._max_block, size + RECORD_OVERHEAD, header_bytes)
+                    if full or new_batch:
+                        self._batch_event(topic, full, False, routes[2], routes[3])
+                    return future
+        elif partition is not None and type(value) is bytes and type(topic) is str:
+            routed = self._send_to_partition(topic, value, key, partition, timestamp_ms, headers)
+            if routed is not None:
+                return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
 
-    def _keyed_partition(self, topic: str, key: bytes) -> Optional[int]:
-        """The default partitioner's choice for ``key`` from the cached partitions (None if none cached).
-
-        :meth:`_send_to_partition` then checks that the cache is current.
-        """
-        cached = self._partition_cache.get(topic)
-        if cached is None or type(self._partitioner) is not DefaultPartitioner:  # a subclass may choose otherwise
-            return None
-        parts = cached[1]
-        return parts[murmur2_partition(key, len(parts))]
-
-    def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any,
-                           timestamp_ms: Any) -> Optional[FutureRecordMetadata]:
-        """Fast path for ``send(topic, value_bytes, key, partition=p[, timestamp_ms])``.
+    def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any, timestamp_ms: Any,
+                           headers: Any) -> Optional[FutureRecordMetadata]:
+        """Fast path for ``send(topic, value_bytes, key, partition=p[, timestamp_ms, headers])``.
 
         Taken when the record needs none of _send's conversions and would pass
         all its checks (cached partitions of the current metadata, no
@@ -327,19 +342,28 @@ class KafkaProducer:
                 self._key_serializer is not None or self._value_serializer is not None or \
                 self._transactions is not None or self._sender.fatal_error is not None:
             return None
-        if (len(key) if key is not None else 0) + len(value) > self._max_fast_value:
-            return None
         if timestamp_ms is None:
             timestamp_ms = int(_time() * 1000)
         elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
             return None
         cached = self._partition_cache.get(topic)
-        if cached is None or cached[0] != self._client.cluster.version:
+        if cached is None or cached[0] != self._cluster.version:
             return None
         tp = self._tps.get((topic, partition))
         if tp is None or partition not in cached[1]:
             return None
-        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, None, self._max_block)
+        extra, header_bytes = 0, -1
+        if headers is not None:
+            # Checked last: everything _send checks before the headers has
+            # passed, so an error here is the one _send would raise; and from
+            # here on only the checked list may go to _send (an iterator of
+            # headers is consumed by now).
+            headers, extra, header_bytes = check_headers_sized(headers)
+        size = (len(key) if key is not None else 0) + len(value) + extra
+        if size > self._max_fast_value:
+            return self._send(topic, value, key, headers, partition, timestamp_ms)  # refuses or takes it
+        future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers, self._max_block,
+                                                           size + RECORD_OVERHEAD, header_bytes)
         if full or new_batch:
             self._batch_event(topic, full, False, cached[1], cached[2])
         return future
@@ -368,16 +392,18 @@ class KafkaProducer:
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
             key, value = check_key_value(key, value, self._key_serializer is not None,
                                          self._value_serializer is not None)
+        extra, header_bytes = 0, -1
         if headers is not None:
-            headers = check_headers(headers) or None
+            headers, extra, header_bytes = check_headers_sized(headers)
         if partition is not None:
             partition = check_partition(partition)
         if timestamp_ms is not None:
             timestamp_ms = check_timestamp(timestamp_ms)
-        if headers is not None or (len(key) if key else 0) + (len(value) if value else 0) > self._max_fast_value:
+        size = (len(key) if key else 0) + (len(value) if value else 0) + extra
+        if size > self._max_fast_value:
             check_record_size(key, value, headers, self._max_request_size, self.config["buffer_memory"])
         started = time.monotonic()
-        version = self._client.cluster.version
+        version = self._cluster.version
         cached = self._partition_cache.get(topic)
         if cached is not None and cached[0] == version:
             all_parts, available = cached[1], cached[2]
@@ -387,6 +413,7 @@ class KafkaProducer:
             except _ClusterUnusable as exc:
                 return _failed_future(topic, partition, exc.error)
         sticky = partition is None and key is None and self._default_partitioner
+        keyed = partition is None and key is not None and self._keyed_fast
         if partition is None:
             if self._default_partitioner:
                 partition = self._partitioner(key, all_parts, available, topic)
@@ -399,20 +426,29 @@ class KafkaProducer:
             raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
         if timestamp_ms is None:
             timestamp_ms = int(_time() * 1000)
-        tp = self._tps.get((topic, partition))
-        if tp is None:
-            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        tp = self._tp(topic, partition)
         if self._transactions is not None:
             self._transactions.ensure_partition(tp)
         elif sticky and self._value_serializer is None:
             # Let the fast path in send() reuse this choice.
             self._sticky_tps[topic] = (version, tp, all_parts, available)
+        elif keyed:
+            # Let the keyed fast path in send() route the topic's next keyed records.
+            self._key_routes[topic] = (version, [self._tp(topic, p) for p in all_parts], all_parts, available)
         left = self._max_block - (time.monotonic() - started)
         future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers,
-                                                           left if left > 0 else 0.0)
+                                                           left if left > 0 else 0.0, size + RECORD_OVERHEAD,
+                                                           header_bytes)
         if full or new_batch:
             self._batch_event(topic, full, sticky, all_parts, available)
         return future
+
+    def _tp(self, topic: str, partition: int) -> TopicPartition:
+        """The one TopicPartition kept for ``(topic, partition)``."""
+        tp = self._tps.get((topic, partition))
+        if tp is None:
+            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        return tp
 
     def send_batch(self, topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
                    headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,

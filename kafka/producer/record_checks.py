@@ -15,11 +15,12 @@ from typing import Any, List, Optional, Sequence, Tuple
 
 from kafka.errors import IllegalArgumentError, IllegalArgumentTypeError, MessageSizeTooLargeError
 from kafka.producer.batch import BATCH_OVERHEAD, Header
-from kafka.record.batch import estimate_record_size
+from kafka.producer.future import header_size
+from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.topic_names import check_partition_number as check_partition  # the same check everywhere
 
-__all__ = ["check_bytes", "check_headers", "check_key_value", "check_partition", "check_timestamp",
-           "check_record_size"]
+__all__ = ["check_bytes", "check_headers", "check_headers_sized", "check_key_value", "check_partition",
+           "check_timestamp", "check_record_size"]
 
 #: The largest timestamp a record batch can hold (a signed 64-bit integer).
 MAX_TIMESTAMP_MS = (1 << 63) - 1
@@ -71,6 +72,40 @@ def check_headers(headers: Any) -> List[Header]:
             value = bytes(value)
         checked.append((key, value))
     return checked
+
+
+def check_headers_sized(headers: Any) -> Tuple[Optional[List[Header]], int, int]:
+    """:func:`check_headers` (None for no headers), with the sizes the producer needs of them.
+
+    Returns ``(headers, estimate, serialized)``: what the headers add to
+    :func:`~kafka.record.batch.estimate_record_size`, and their
+    :func:`~kafka.producer.future.header_size` (-1 for none). The usual
+    headers -- a list or tuple of ``(str, bytes or None)`` tuples with ASCII
+    keys -- are checked and sized in one pass without encoding a key; any
+    other goes through :func:`check_headers`, which converts it or raises.
+    """
+    if type(headers) is list or type(headers) is tuple:
+        estimate = serialized = 0
+        for header in headers:
+            if type(header) is not tuple or len(header) != 2:
+                break
+            key, value = header
+            if type(key) is not str or not key.isascii():
+                break
+            if value is None:
+                length = 0
+            elif type(value) is bytes:
+                length = len(value)
+            else:
+                break
+            estimate += 10 + len(key) * 3 + length
+            serialized += len(key) + length
+        else:
+            return (list(headers), estimate, serialized) if headers else (None, 0, -1)
+    checked = check_headers(headers)
+    if not checked:
+        return None, 0, -1
+    return checked, estimate_record_size(None, None, checked) - RECORD_OVERHEAD, header_size(checked)
 
 
 def _as_int(value: Any, what: str) -> int:

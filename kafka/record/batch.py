@@ -391,19 +391,24 @@ def _varint(n: int, table: List[bytes] = VARINT_TABLE) -> bytes:
 
 
 def _encode_headers(headers: Sequence[Header]) -> bytes:
+    # The varint table is read inline: this runs for every header of every record.
     parts = [_varint(len(headers))]
+    append = parts.append
     for hkey, hvalue in headers:
-        kb = hkey.encode("utf-8") if isinstance(hkey, str) else _bytes_or_none(hkey, "header key")
+        kb = hkey.encode() if isinstance(hkey, str) else _bytes_or_none(hkey, "header key")
         if kb is None:
             raise TypeError("record header key must not be None")
-        parts.append(_varint(len(kb)))
-        parts.append(kb)
+        n = len(kb)
+        append(VARINT_TABLE[n] if n < VARINT_TABLE_SIZE else encode_varint(n))
+        append(kb)
         if hvalue is None:
-            parts.append(b"\x01")
+            append(b"\x01")
         else:
-            hv = _bytes_or_none(hvalue, "header value")
-            parts.append(_varint(len(hv)))  # type: ignore[arg-type]
-            parts.append(hv)  # type: ignore[arg-type]
+            if type(hvalue) is not bytes:
+                hvalue = _bytes_or_none(hvalue, "header value")
+            n = len(hvalue)  # type: ignore[arg-type]
+            append(VARINT_TABLE[n] if n < VARINT_TABLE_SIZE else encode_varint(n))
+            append(hvalue)  # type: ignore[arg-type]
     return b"".join(parts)
 
 
@@ -599,19 +604,18 @@ class RecordBatchBuilder:
             tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
             odv = table[delta] if delta < table_size else encode_varint(delta)
             delta += 1
-            if not headers and type(value) is bytes and (key is None or type(key) is bytes):
+            if type(value) is bytes and (key is None or type(key) is bytes):
                 vlen = len(value)
                 vv = table[vlen] if vlen < table_size else encode_varint(vlen)
+                hv = _encode_headers(headers) if headers else b"\x00"
                 if key is None:
-                    size = 3 + len(tsv) + len(odv) + len(vv) + vlen
-                    extend((table[size] if size < table_size else encode_varint(size),
-                            b"\x00", tsv, odv, b"\x01", vv, value, b"\x00"))
+                    body = _join((b"\x00", tsv, odv, b"\x01", vv, value, hv))
                 else:
                     klen = len(key)
-                    kv = table[klen] if klen < table_size else encode_varint(klen)
-                    size = 2 + len(tsv) + len(odv) + len(kv) + klen + len(vv) + vlen
-                    extend((table[size] if size < table_size else encode_varint(size),
-                            b"\x00", tsv, odv, kv, key, vv, value, b"\x00"))
+                    body = _join((b"\x00", tsv, odv, table[klen] if klen < table_size else encode_varint(klen), key,
+                                  vv, value, hv))
+                size = len(body)
+                extend((table[size] if size < table_size else encode_varint(size), body))
             else:
                 parts.append(self._encode_general(tsv, odv, key, value, headers))
         encoded = _join(parts)

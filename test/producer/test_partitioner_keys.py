@@ -12,11 +12,13 @@ from __future__ import annotations
 import uuid
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from kafka import direct
 from kafka.conn.blocking import BlockingConnection
 from kafka.producer import KafkaProducer
-from kafka.producer.partitioner import murmur2, murmur2_partition
+from kafka.producer.partitioner import _TABLED_BLOCKS, murmur2, murmur2_partition, murmur2_unsigned
 
 # Computed with OpenJDK 17 (javac) running a transcription of Kafka's
 # Utils.murmur2 on the UTF-8 bytes of each key; the broker test below checks
@@ -34,6 +36,58 @@ JAVA_VALUES = {
 @pytest.mark.parametrize("key", list(JAVA_VALUES), ids=lambda k: k.hex())
 def test_murmur2_of_high_bytes_matches_java(key):
     assert murmur2(key) == JAVA_VALUES[key]
+
+
+def _murmur2_block_by_block(data):
+    """Kafka's Utils.murmur2 step by step, every intermediate cut to 32 bits: the reference."""
+    m, mask = 0x5BD1E995, 0xFFFFFFFF
+    length = len(data)
+    h = (0x9747B28C ^ length) & mask
+    for at in range(0, length & ~3, 4):
+        k = data[at] | data[at + 1] << 8 | data[at + 2] << 16 | data[at + 3] << 24
+        k = k * m & mask
+        k ^= k >> 24
+        k = k * m & mask
+        h = (h * m & mask) ^ k
+    tail = length & ~3
+    rest = length & 3
+    if rest == 3:
+        h ^= data[tail + 2] << 16
+    if rest >= 2:
+        h ^= data[tail + 1] << 8
+    if rest >= 1:
+        h ^= data[tail]
+        h = h * m & mask
+    h ^= h >> 13
+    h = h * m & mask
+    h ^= h >> 15
+    return h
+
+
+@pytest.mark.parametrize("key", list(JAVA_VALUES), ids=lambda k: k.hex())
+def test_the_reference_gives_the_java_values_too(key):
+    h = _murmur2_block_by_block(key)
+    assert h - (1 << 32 if h >> 31 else 0) == JAVA_VALUES[key]
+
+
+@settings(max_examples=500, deadline=None)
+@given(key=st.binary(max_size=4 * _TABLED_BLOCKS + 40) | st.binary(min_size=8, max_size=40),
+       partitions=st.integers(1, 1000))
+@example(key=b"\xff" * (4 * _TABLED_BLOCKS + 3), partitions=7)  # the last block count done in lanes, all ones
+@example(key=b"\xff" * (4 * _TABLED_BLOCKS + 4), partitions=7)  # the first one past it
+@example(key=b"\xff" * 12, partitions=7)  # the fewest blocks done in lanes
+@example(key=b"\x80\x00\xff\x7f" * 11 + b"\xfe\x81", partitions=13)
+def test_murmur2_equals_the_block_by_block_reference(key, partitions):
+    """Lanes and the unmasked mixing loop must give the reference's bits for every length and byte."""
+    expected = _murmur2_block_by_block(key)
+    assert murmur2_unsigned(key) == expected
+    assert murmur2(key) == (expected - (1 << 32) if expected >> 31 else expected)
+    assert murmur2_partition(key, partitions) == (expected & 0x7FFFFFFF) % partitions
+
+
+def test_a_very_long_key_is_hashed_block_by_block():
+    key = bytes(range(256)) * 4096 + b"xy"  # 1 MiB and a 2-byte tail
+    assert murmur2_unsigned(key) == _murmur2_block_by_block(key)
 
 
 def test_keys_with_high_bytes_land_where_librdkafka_puts_them(broker):

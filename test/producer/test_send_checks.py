@@ -14,7 +14,10 @@ import pytest
 
 from kafka import errors
 from kafka.producer import KafkaProducer
+from kafka.producer.future import header_size
+from kafka.producer.partitioner import murmur2_partition
 from kafka.protocol.apis import by_name
+from kafka.record.memory_records import MemoryRecords
 from kafka.structs import TopicPartition
 from test.support.scripted_produce import producing_peer
 
@@ -120,6 +123,70 @@ def test_bad_arguments_are_refused_at_send(peer, arguments):
         _closes_in_time(producer)
 
 
+@pytest.mark.parametrize("arguments", BAD_ARGUMENTS, ids=repr)
+def test_bad_arguments_of_keyed_records_are_refused_on_the_keyed_fast_path_too(peer, arguments):
+    scripted, log = peer
+    producer = _producer(scripted)
+    try:
+        producer.send("t", b"first", key=b"k").get(5)
+        assert "t" in producer._key_routes  # so the next keyed records take send()'s keyed fast path
+        with pytest.raises(errors.IllegalArgumentError):
+            producer.send("t", b"v", **dict(dict(key=b"k"), **arguments))
+        _still_delivers(producer, log)
+    finally:
+        _closes_in_time(producer)
+
+
+@pytest.mark.parametrize("arguments", [a for a in BAD_ARGUMENTS if "headers" in a or "timestamp_ms" in a], ids=repr)
+def test_bad_headers_and_timestamps_are_refused_on_the_explicit_partition_fast_path_too(peer, arguments):
+    scripted, log = peer
+    producer = _producer(scripted)
+    try:
+        producer.send("t", b"first", partition=1).get(5)  # the partition is now cached
+        with pytest.raises(errors.IllegalArgumentError):
+            producer.send("t", b"v", partition=1, **arguments)
+        with pytest.raises(errors.IllegalArgumentTypeError, match="header"):  # before the timestamp, as in _send
+            producer.send("t", b"v", partition=1, timestamp_ms=-5, headers=[("k", "text")])
+        _still_delivers(producer, log)
+    finally:
+        _closes_in_time(producer)
+
+
+def _received(log, topic, partition):
+    """(key, value, headers) of each record a partition of the scripted peer received."""
+    with log._lock:
+        raw = list(log.batches.get((topic, partition), ()))
+    return [(r.key, r.value, list(r.headers)) for data in raw for batch in MemoryRecords(data) for r in batch]
+
+
+@pytest.mark.parametrize("explicit", [False, True], ids=["by key", "explicit partition"])
+def test_records_with_headers_of_every_kind_on_the_fast_paths(peer, explicit):
+    scripted, log = peer
+    producer = _producer(scripted)
+    headers = [None, [], [("h", None), ("\u00e9", bytearray(b"x"))], (("h", b"1"),), [["l", b"2"]],
+               iter([("it", b"3")]), [("trace-id", b"abc"), ("n", memoryview(b"4"))]]
+    try:
+        producer.send("t", b"first", key=b"k").get(5)
+        producer.send("t", b"first", partition=0).get(5)
+        producer.send("t", b"first", partition=1).get(5)
+        assert "t" in producer._key_routes and ("t", 1) in producer._tps  # both fast paths are open
+        where = [dict(partition=i % 2) if explicit else {} for i in range(len(headers))]
+        futures = [producer.send("t", b"v%d" % i, key=b"key-%d" % i, headers=h, **where[i])
+                   for i, h in enumerate(headers)]
+        metas = [f.get(5) for f in futures]
+        expected = [[(k, bytes(v) if v is not None else None) for k, v in h or ()]
+                    for h in (None, [], [("h", None), ("\u00e9", b"x")], (("h", b"1"),), [["l", b"2"]],
+                              [("it", b"3")], [("trace-id", b"abc"), ("n", b"4")])]
+        for i, meta in enumerate(metas):
+            assert meta.partition == (i % 2 if explicit else murmur2_partition(b"key-%d" % i, 2))
+            assert meta.serialized_header_size == (header_size(expected[i]) if expected[i] else -1)
+            assert meta.serialized_key_size == len(b"key-%d" % i)
+            record = [r for r in _received(log, "t", meta.partition) if r[0] == b"key-%d" % i]
+            assert record == [(b"key-%d" % i, b"v%d" % i, [tuple(kv) for kv in expected[i]])]
+    finally:
+        _closes_in_time(producer)
+
+
 def test_good_arguments_of_every_kind_are_accepted(peer):
     scripted, log = peer
     producer = _producer(scripted)
@@ -196,14 +263,17 @@ def test_a_record_too_large_for_a_request_or_the_buffer_is_refused_at_once(peer,
     producer = _producer(scripted, max_block_ms=30000, **limits)
     try:
         producer.send("t", b"small").get(5)  # the fast path now knows the topic
+        producer.send("t", b"small", key=b"k").get(5)  # and so does the keyed one
         name = list(limits)[0]
-        for kwargs in (dict(), dict(key=b"k"), dict(headers=[("h", b"x")])):
+        for kwargs in (dict(), dict(key=b"k"), dict(headers=[("h", b"x")]), dict(key=b"k", headers=[("h", b"x")])):
             started = time.monotonic()
             with pytest.raises(errors.MessageSizeTooLargeError, match=name):
                 producer.send("t", b"x" * 10001, **kwargs)
             assert time.monotonic() - started < 10  # at once, not after max_block_ms waiting for room
         with pytest.raises(errors.MessageSizeTooLargeError):
             producer.send("t", b"x" * 6000, key=b"k" * 6000)
+        with pytest.raises(errors.MessageSizeTooLargeError):  # header keys count three bytes a character
+            producer.send("t", b"x" * 9850, key=b"k", headers=[("h" * 40, b"")])
         producer.send("t", b"x" * 5000).get(5)
         sizes = [len(r.raw) for r in scripted.received("Produce")]
         assert max(sizes) < 10000

@@ -59,14 +59,30 @@ keyed_plain = st.lists(st.tuples(st.integers(0, 20_000), key_lengths, value_leng
 @settings(max_examples=80, deadline=None)
 @given(rows=keyed_plain, base=st.integers(0, 2 ** 41))
 def test_extend_of_keyed_records_is_byte_identical_to_aiokafka(rows, base):
+    _assert_extend_encodes_as_aiokafka([(base + delta, bytes([fill]) * key_length, bytes([255 - fill]) * value_length,
+                                         None) for delta, key_length, value_length, fill in rows])
+
+
+def _assert_extend_encodes_as_aiokafka(records):
     default_records = pytest.importorskip("aiokafka.record.default_records")
     theirs = default_records.DefaultRecordBatchBuilder(
         magic=2, compression_type=0, is_transactional=0, producer_id=-1, producer_epoch=-1, base_sequence=-1,
         batch_size=1 << 30)
-    records = [(base + delta, bytes([fill]) * key_length, bytes([255 - fill]) * value_length, None)
-               for delta, key_length, value_length, fill in rows]
-    for offset, (timestamp, key, value, _) in enumerate(records):
-        theirs.append(offset, timestamp, key, value, [])
+    for offset, (timestamp, key, value, hdrs) in enumerate(records):
+        theirs.append(offset, timestamp, key, value, hdrs or [])
     ours = RecordBatchBuilder()
     ours.extend(records)
     assert ours.build() == bytes(theirs.build())
+
+
+# Records with headers take the same inline path, the headers encoded by _encode_headers.
+header_lists = st.lists(st.tuples(st.text(max_size=6) | st.sampled_from(["trace-id", "h" * 70]),
+                                  st.none() | st.binary(max_size=80)), max_size=4)
+with_headers = st.lists(st.tuples(st.integers(0, 20_000), st.none() | st.binary(max_size=40), st.binary(max_size=150),
+                                  header_lists), min_size=1, max_size=30)
+
+
+@settings(max_examples=150, deadline=None)
+@given(rows=with_headers, base=st.integers(0, 2 ** 41))
+def test_extend_of_records_with_headers_is_byte_identical_to_aiokafka(rows, base):
+    _assert_extend_encodes_as_aiokafka([(base + delta, key, value, hdrs or None) for delta, key, value, hdrs in rows])
