@@ -497,9 +497,7 @@ class KafkaProducer:
             raise errors.IllegalStateError("cannot send: the producer is closed")
         if self._sender.fatal_error is not None:
             raise self._sender.fatal_error
-        tp = self._tps.get((topic, partition))
-        if tp is None:
-            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
+        tp = self._tp(topic, partition)
         if self._transactions is not None:
             self._transactions.ensure_partition(tp)
         self._accumulator.append_many(tp, records, sizes, 0.0, placed)
