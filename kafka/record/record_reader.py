@@ -98,6 +98,26 @@ def _header_key(raw: bytes) -> str:
     return key
 
 
+#: ``(base timestamp, log-append time?, table)`` of the last batch decoded.
+_last_timestamps: Tuple[int, bool, List[int]] = (0, False, [d for d in ZIGZAG_BYTE])
+
+
+def _one_byte_timestamps(base_ts: int, log_append: bool) -> List[int]:
+    """The timestamp of each one-byte delta varint ``b``, indexed by ``b``.
+
+    Most batches have only such deltas: their records then share these int
+    objects instead of each adding its own.  Made once per batch (its chunks
+    are decoded by successive calls).
+    """
+    global _last_timestamps
+    last = _last_timestamps  # one read: another thread may replace it meanwhile
+    if last[0] == base_ts and last[1] == log_append:
+        return last[2]
+    table = [base_ts] * 128 if log_append else [base_ts + d for d in ZIGZAG_BYTE]
+    _last_timestamps = (base_ts, log_append, table)
+    return table
+
+
 def _bad_length(what: str, n: int) -> CorruptRecordError:
     return CorruptRecordError("invalid %s length %d" % (what, n))
 
@@ -256,9 +276,7 @@ def decode_each(
     ts_zz2 = _PAIR_ZEROS if log_append else zz2
     if log_append:
         base_ts = append_ts  # type: ignore[assignment]
-    # The timestamps of one-byte deltas (most batches have only those), made
-    # once: records share these int objects instead of each adding its own.
-    ts_one = [base_ts] * 128 if log_append else [base_ts + d for d in zz]
+    ts_one = _one_byte_timestamps(base_ts, log_append)
     p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
     no_headers: Tuple[Header, ...] = ()
     header_length = _HEADER_LENGTH
