@@ -417,7 +417,7 @@ def decode_each(
                                 )
                                 pos = v2
                                 hsize = v2 - hstart - 7
-                except (IndexError, UnicodeDecodeError):
+                except (IndexError, UnicodeDecodeError, TypeError):  # TypeError: an unhashable bytearray buffer
                     pass
                 if pos == hstart:
                     headers, pos = _decode_headers(buf, hstart, min(rec_end, stop))

@@ -351,3 +351,11 @@ def test_timestamp_deltas_of_every_width_one_by_one(append_ts):
     assert [r.timestamp for r in out] == wanted
     assert {r.timestamp_type for r in out} == {1}
     assert [r[:2] + r[3:] for r in out] == [r[:1] + (t,) + r[3:] for r, t in zip(expected, wanted)]
+
+
+def test_a_bytearray_body_decodes_the_same():
+    specs = [(i, i, b"k%d" % i, b"v" * i, tuple(("h%d" % j, b"x") for j in range(i % 4))) for i in range(12)]
+    data, expected = body_of(specs)
+    out = [None] * len(specs)
+    assert decode_each(bytearray(data), 0, len(data), out, BASE_OFFSET, BASE_TS, None, 0, None, ()) == len(data)
+    assert out == expected
