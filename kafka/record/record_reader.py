@@ -262,8 +262,8 @@ def decode_each(
     Rows are built as :class:`RecordReader` describes, their fields in the
     order of :data:`kafka.record.rows.ROW_FIELDS`.  Every varint is decoded
     inline for its one-byte form and, where lengths, timestamps and offsets
-    commonly need it, its two-byte form (by table lookup); so are one to
-    three headers whose key and value lengths take one byte each.  Anything
+    commonly need it, its two-byte form (by table lookup); so are headers
+    whose key and value lengths take one byte each.  Anything
     else goes through :func:`decode_varint` and :func:`_decode_headers`.
     """
     zz = ZIGZAG_BYTE
@@ -380,8 +380,9 @@ def decode_each(
                 hsize = -1  # serialized header size, -1 without headers (as kafka-python)
                 pos += 1
             else:
-                # One to three headers whose key and value lengths each take
-                # one varint byte, read without a test per field: any other
+                # Headers whose key and value lengths each take one varint
+                # byte: one to three by straight-line code, more by a loop,
+                # without a test per field: any other
                 # length byte reads as _LONG (see _HEADER_LENGTH), which
                 # moves the end past ``rec_end``.  Headers end their record,
                 # and each end lies past the one before, so the last one
@@ -417,6 +418,22 @@ def decode_each(
                                 )
                                 pos = v2
                                 hsize = v2 - hstart - 7
+                    elif 8 <= b < 0x80 and not b & 1:  # four to 63 headers: the same, one at a time
+                        count = b >> 1
+                        hend = pos + 1
+                        headers = no_headers
+                        for _ in range(count):
+                            k0 = hend + 1 + header_length[buf[hend]]
+                            v0 = k0 + 1 + header_length[buf[k0]]
+                            if v0 > rec_end:
+                                break
+                            hkey = cached_key(buf[hend + 1 : k0]) or new_key(buf[hend + 1 : k0])
+                            headers += ((hkey, buf[k0 + 1 : v0]),)
+                            hend = v0
+                        else:
+                            if hend == rec_end:
+                                pos = hend
+                                hsize = hend - hstart - 1 - 2 * count
                 except (IndexError, UnicodeDecodeError, TypeError):  # TypeError: an unhashable bytearray buffer
                     pass
                 if pos == hstart:

@@ -359,3 +359,16 @@ def test_a_bytearray_body_decodes_the_same():
     out = [None] * len(specs)
     assert decode_each(bytearray(data), 0, len(data), out, BASE_OFFSET, BASE_TS, None, 0, None, ()) == len(data)
     assert out == expected
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 8])
+def test_a_header_count_one_more_than_the_headers_raises_our_error(count):
+    # The record's length covers the headers present; the count claims one more.
+    headers = tuple(("h%d" % i, b"x" * i) for i in range(count))
+    good = record_bytes(0, 0, b"key", b"value", headers)
+    at = good.index(b"value") + len(b"value")
+    assert good[at] == 2 * count
+    bad = good[:at] + bytes((2 * count + 2,)) + good[at + 1:]
+    body = bad + record_bytes(1, 1, None, b"next", (("n", b"1"),) * 3)
+    with pytest.raises(CorruptRecordError, match="header|fields end|ends inside"):
+        read_one_by_one(body, 2)
