@@ -16,7 +16,7 @@ Record layout (varints are zig-zag, see :mod:`kafka.record.varint`)::
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 
 from kafka.errors import CorruptRecordError
 from kafka.record import uniform_runs
@@ -31,7 +31,6 @@ __all__ = ["RecordReader", "decode_each"]
 _FIRST_WAIT = uniform_runs.MIN_RUN
 _MAX_WAIT = 4096
 
-_ZEROS = [0] * 128
 _PAIR_ZEROS = [0] * len(ZIGZAG_PAIR)
 
 
@@ -80,6 +79,43 @@ def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[Tuple[Header, .
             raise CorruptRecordError("invalid record header value length %d" % vlen)
         headers.append((hkey, hvalue))
     return tuple(headers), pos
+
+
+#: Header keys met so far, by their bytes: a batch's records mostly share a
+#: few keys, which then exist once instead of once per record.
+_header_keys: Dict[bytes, str] = {}
+
+#: The cache is emptied when it reaches this many keys.
+_MAX_HEADER_KEYS = 1024
+
+
+def _header_key(raw: bytes) -> str:
+    """``raw`` decoded as UTF-8 (UnicodeDecodeError if it is not), remembered in ``_header_keys``."""
+    key = raw.decode()
+    if len(_header_keys) >= _MAX_HEADER_KEYS:
+        _header_keys.clear()
+    _header_keys[raw] = key
+    return key
+
+
+#: ``(base timestamp, log-append time?, table)`` of the last batch decoded.
+_last_timestamps: Tuple[int, bool, List[int]] = (0, False, [d for d in ZIGZAG_BYTE])
+
+
+def _one_byte_timestamps(base_ts: int, log_append: bool) -> List[int]:
+    """The timestamp of each one-byte delta varint ``b``, indexed by ``b``.
+
+    Most batches have only such deltas: their records then share these int
+    objects instead of each adding its own.  Made once per batch (its chunks
+    are decoded by successive calls).
+    """
+    global _last_timestamps
+    last = _last_timestamps  # one read: another thread may replace it meanwhile
+    if last[0] == base_ts and last[1] == log_append:
+        return last[2]
+    table = [base_ts] * 128 if log_append else [base_ts + d for d in ZIGZAG_BYTE]
+    _last_timestamps = (base_ts, log_append, table)
+    return table
 
 
 def _bad_length(what: str, n: int) -> CorruptRecordError:
@@ -227,8 +263,8 @@ def decode_each(
     order of :data:`kafka.record.rows.ROW_FIELDS`.  Every varint is decoded
     inline for its one-byte form and, where lengths, timestamps and offsets
     commonly need it, its two-byte form (by table lookup); so are headers
-    whose key lengths take one byte and value lengths one or two.  Anything
-    longer goes through :func:`decode_varint` and :func:`_decode_headers`.
+    whose key and value lengths take one byte each.  Anything
+    else goes through :func:`decode_varint` and :func:`_decode_headers`.
     """
     zz = ZIGZAG_BYTE
     zz2 = ZIGZAG_PAIR
@@ -237,13 +273,16 @@ def decode_each(
     log_append = append_ts is not None
     # With log-append time every record gets append_ts: read the deltas
     # through a table of zeros rather than test the flag per record.
-    ts_zz = _ZEROS if log_append else zz
     ts_zz2 = _PAIR_ZEROS if log_append else zz2
     if log_append:
         base_ts = append_ts  # type: ignore[assignment]
+    ts_one = _one_byte_timestamps(base_ts, log_append)
     p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
     no_headers: Tuple[Header, ...] = ()
     header_length = _HEADER_LENGTH
+    short_length = _SHORT_LENGTH
+    cached_key = _header_keys.get  # header key bytes -> str, new ones by new_key
+    new_key = _header_key
     try:
         for i in range(len(out)):
             # The record's length, then its attributes byte (unused) is skipped.
@@ -266,17 +305,16 @@ def decode_each(
             # it, and slices taken before that check only copy bytes.
             b = buf[pos]
             if b < 0x80:
-                ts_delta = ts_zz[b]
+                timestamp = ts_one[b]
                 pos += 1
             else:
                 b2 = buf[pos + 1]
                 if b2 < 0x40:
-                    ts_delta = ts_zz2[b | b2 << 8]
+                    timestamp = base_ts + ts_zz2[b | b2 << 8]
                     pos += 2
                 else:
                     ts_delta, pos = decode_varlong(buf, pos)
-                    if log_append:
-                        ts_delta = 0
+                    timestamp = base_ts if log_append else base_ts + ts_delta
             b = buf[pos]
             if b < 0x80:
                 offset_delta = zz[b]
@@ -301,16 +339,14 @@ def decode_each(
                         offset_delta = (raw >> 1) ^ -(raw & 1)
                     else:
                         offset_delta, pos = decode_varint(buf, pos)
-            b = buf[pos]
-            if b == 1:
+            klen = short_length[buf[pos]]
+            if klen >= 0:
+                kstart = pos + 1
+                pos = kstart + klen
+                key = buf[kstart:pos]
+            elif klen == -1:
                 key = None
-                klen = -1
                 pos += 1
-            elif _SHORT_LENGTH[b] >= 0:
-                pos += 1
-                klen = b >> 1
-                key = buf[pos : pos + klen]
-                pos += klen
             else:
                 klen, pos = decode_varint(buf, pos)
                 if klen >= 0:
@@ -345,29 +381,62 @@ def decode_each(
                 pos += 1
             else:
                 # Headers whose key and value lengths each take one varint
-                # byte, read without a test per field: any other length byte
-                # reads as _LONG (see _HEADER_LENGTH), which sends the record
-                # to _decode_headers below.
+                # byte: one to three by straight-line code, more by a loop,
+                # without a test per field: any other
+                # length byte reads as _LONG (see _HEADER_LENGTH), which
+                # moves the end past ``rec_end``.  Headers end their record,
+                # and each end lies past the one before, so the last one
+                # ending exactly at ``rec_end`` vouches for all of them.
+                # Anything else goes to _decode_headers, which says what is wrong.
                 hstart = pos
-                count = _SHORT_LENGTH[b]
-                headers = no_headers
                 try:
-                    pos += 1
-                    for _ in range(count):
-                        kend = pos + 1 + header_length[buf[pos]]
-                        vend = kend + 1 + header_length[buf[kend]]
-                        if vend > rec_end:
-                            pos = -1
-                            break
-                        # Mostly one to three headers: adding to a tuple beats a list.
-                        headers += ((buf[pos + 1 : kend].decode(), buf[kend + 1 : vend]),)
-                        pos = vend
-                except (IndexError, UnicodeDecodeError):
-                    pos = -1
-                if pos == rec_end and count > 0:
-                    # One byte each for the key and value lengths; the rest are key and value bytes.
-                    hsize = pos - hstart - 1 - 2 * count
-                else:
+                    k0 = pos + 2 + header_length[buf[pos + 1]]
+                    v0 = k0 + 1 + header_length[buf[k0]]
+                    if b == 2 and v0 == rec_end:
+                        headers = ((cached_key(buf[pos + 2 : k0]) or new_key(buf[pos + 2 : k0]), buf[k0 + 1 : v0]),)
+                        pos = v0
+                        hsize = v0 - hstart - 3
+                    elif b == 4 or b == 6:
+                        k1 = v0 + 1 + header_length[buf[v0]]
+                        v1 = k1 + 1 + header_length[buf[k1]]
+                        if b == 4:
+                            if v1 == rec_end:
+                                headers = (
+                                    (cached_key(buf[pos + 2 : k0]) or new_key(buf[pos + 2 : k0]), buf[k0 + 1 : v0]),
+                                    (cached_key(buf[v0 + 1 : k1]) or new_key(buf[v0 + 1 : k1]), buf[k1 + 1 : v1]),
+                                )
+                                pos = v1
+                                hsize = v1 - hstart - 5
+                        else:
+                            k2 = v1 + 1 + header_length[buf[v1]]
+                            v2 = k2 + 1 + header_length[buf[k2]]
+                            if v2 == rec_end:
+                                headers = (
+                                    (cached_key(buf[pos + 2 : k0]) or new_key(buf[pos + 2 : k0]), buf[k0 + 1 : v0]),
+                                    (cached_key(buf[v0 + 1 : k1]) or new_key(buf[v0 + 1 : k1]), buf[k1 + 1 : v1]),
+                                    (cached_key(buf[v1 + 1 : k2]) or new_key(buf[v1 + 1 : k2]), buf[k2 + 1 : v2]),
+                                )
+                                pos = v2
+                                hsize = v2 - hstart - 7
+                    elif 8 <= b < 0x80 and not b & 1:  # four to 63 headers: the same, one at a time
+                        count = b >> 1
+                        hend = pos + 1
+                        headers = no_headers
+                        for _ in range(count):
+                            k0 = hend + 1 + header_length[buf[hend]]
+                            v0 = k0 + 1 + header_length[buf[k0]]
+                            if v0 > rec_end:
+                                break
+                            hkey = cached_key(buf[hend + 1 : k0]) or new_key(buf[hend + 1 : k0])
+                            headers += ((hkey, buf[k0 + 1 : v0]),)
+                            hend = v0
+                        else:
+                            if hend == rec_end:
+                                pos = hend
+                                hsize = hend - hstart - 1 - 2 * count
+                except (IndexError, UnicodeDecodeError, TypeError):  # TypeError: an unhashable bytearray buffer
+                    pass
+                if pos == hstart:
                     headers, pos = _decode_headers(buf, hstart, min(rec_end, stop))
                     hsize = _header_size(headers)
             if pos != rec_end:
@@ -377,7 +446,7 @@ def decode_each(
                     record_cls,
                     (
                         base_offset + offset_delta,
-                        base_ts + ts_delta,
+                        timestamp,
                         ts_type,
                         key,
                         value,
@@ -392,7 +461,7 @@ def decode_each(
                         p1,
                         p2,
                         base_offset + offset_delta,
-                        base_ts + ts_delta,
+                        timestamp,
                         ts_type,
                         key,
                         value,

@@ -285,3 +285,90 @@ def test_damaged_headers_raise_our_error(damage, message):
     body = good.replace(*damage) + record_bytes(1, 1, None, b"next", ())
     with pytest.raises(CorruptRecordError, match=message):
         read_all(body, 2)
+
+
+# -- the one-by-one decoder's short paths: one to three short headers, one-byte timestamp deltas ----
+
+_SHORT = ("k", b"v")
+_OFF_PATH = [("k", None), ("k" * 64, b"v"), ("k", b"v" * 64), ("\u00e9", b"")]
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5])
+@pytest.mark.parametrize("odd", [None] + _OFF_PATH)
+def test_any_header_of_a_short_list_may_leave_the_short_path(count, odd):
+    # Every position of lists of one to five headers holds, in turn, a header whose
+    # lengths do not each take one byte (or, with odd=None, none does).
+    specs = []
+    for at in range(count):
+        headers = tuple(odd if odd is not None and i == at else ("h%d" % i, b"x" * i) for i in range(count))
+        specs += [(at, len(specs), b"key", b"v" * len(specs), headers), (at, len(specs) + 1, None, None, ())]
+    data, expected = body_of(specs)
+    assert read_one_by_one(data, len(specs)) == expected
+    rows = RecordReader(data, 0, len(data), len(specs), BASE_OFFSET, BASE_TS, None, 0, tuple, ("t", 1, 2)).take(99)
+    assert rows == [row_of(r) for r in expected]
+
+
+@pytest.mark.parametrize("at", [0, 1, 2])
+@pytest.mark.parametrize("damage, message", [
+    (b"\x04\xff\xfe", "not valid UTF-8"),  # a key of two bytes that are not UTF-8
+    (b"\x02k\x7e", "overruns|fields end|ends inside"),  # a value length past the record's end
+    (b"\x02k\x03", "header value length"),  # a value length of -2
+])
+def test_damage_in_any_of_three_headers_raises_our_error(at, damage, message):
+    headers = [("a", b"1"), ("b", b"2"), ("c", b"3")]
+    good = record_bytes(0, 0, b"key", b"value", headers)
+    marker = b"\x02%s\x02%s" % (headers[at][0].encode(), headers[at][1])
+    assert good.count(marker) == 1
+    body = good.replace(marker, damage + marker[len(damage):]) + record_bytes(1, 1, None, b"next", ())
+    with pytest.raises(CorruptRecordError, match=message):
+        read_one_by_one(body, 2)
+
+
+def test_a_header_key_that_failed_to_decode_fails_again():
+    bad = record_bytes(0, 0, None, b"v", (("k\u00e9", b"1"),)).replace("k\u00e9".encode(), b"k\xff\xfe")
+    for _ in range(2):
+        with pytest.raises(CorruptRecordError, match="not valid UTF-8"):
+            read_one_by_one(bad, 1)
+
+
+def test_header_keys_decode_the_same_however_many_there_are():
+    from kafka.record import record_reader
+
+    specs = [(0, i, None, b"v" * (i % 5), (("key-%d" % i, b"%d" % i), ("", b""))) for i in range(2500)]
+    data, expected = body_of(specs)
+    assert read_one_by_one(data, len(specs)) == expected
+    assert len(record_reader._header_keys) <= record_reader._MAX_HEADER_KEYS
+
+
+@pytest.mark.parametrize("append_ts", [None, BASE_TS + 99])
+def test_timestamp_deltas_of_every_width_one_by_one(append_ts):
+    deltas = [0, -1, 63, -64, 64, -65, 4095, -4096, 4096, 1 << 20, -(1 << 40), 1 << 50, 5, 5]
+    specs = [(d, i, None, b"v" * i, ()) for i, d in enumerate(deltas)]
+    data, expected = body_of(specs)
+    out = [None] * len(specs)
+    decode_each(data, 0, len(data), out, BASE_OFFSET, BASE_TS, append_ts, 1, None, ())
+    wanted = [BASE_TS + d if append_ts is None else append_ts for d in deltas]
+    assert [r.timestamp for r in out] == wanted
+    assert {r.timestamp_type for r in out} == {1}
+    assert [r[:2] + r[3:] for r in out] == [r[:1] + (t,) + r[3:] for r, t in zip(expected, wanted)]
+
+
+def test_a_bytearray_body_decodes_the_same():
+    specs = [(i, i, b"k%d" % i, b"v" * i, tuple(("h%d" % j, b"x") for j in range(i % 4))) for i in range(12)]
+    data, expected = body_of(specs)
+    out = [None] * len(specs)
+    assert decode_each(bytearray(data), 0, len(data), out, BASE_OFFSET, BASE_TS, None, 0, None, ()) == len(data)
+    assert out == expected
+
+
+@pytest.mark.parametrize("count", [1, 2, 3, 4, 5, 8])
+def test_a_header_count_one_more_than_the_headers_raises_our_error(count):
+    # The record's length covers the headers present; the count claims one more.
+    headers = tuple(("h%d" % i, b"x" * i) for i in range(count))
+    good = record_bytes(0, 0, b"key", b"value", headers)
+    at = good.index(b"value") + len(b"value")
+    assert good[at] == 2 * count
+    bad = good[:at] + bytes((2 * count + 2,)) + good[at + 1:]
+    body = bad + record_bytes(1, 1, None, b"next", (("n", b"1"),) * 3)
+    with pytest.raises(CorruptRecordError, match="header|fields end|ends inside"):
+        read_one_by_one(body, 2)
