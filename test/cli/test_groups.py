@@ -104,4 +104,6 @@ def test_unreachable_broker():
     start = time.monotonic()
     result = cli("groups", "describe", "g", "--bootstrap-server", "127.0.0.1:1")
     assert result.returncode == 1 and "127.0.0.1:1" in one_error_line(result, "kafkawire groups")
-    assert time.monotonic() - start < 10
+    # The CLI gives up after its 5 s wait for a bootstrap server; the rest is the interpreter's
+    # start-up, which took over 6 s once on a loaded machine. A hang would take the 60 s timeout.
+    assert time.monotonic() - start < 30
