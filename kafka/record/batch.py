@@ -49,7 +49,14 @@ from kafka.record.record import (
     TimestampType,
     make_control_record,
 )
-from kafka.record.record_encoding import Record, append_records, bytes_builder, encode_general, now_ms
+from kafka.record.record_encoding import (
+    Record,
+    append_records,
+    bytes_builder,
+    encode_general,
+    join_records,
+    now_ms,
+)
 from kafka.record.record_reader import RecordReader
 from kafka.record.varint import VARINT_TABLE, VARINT_TABLE_SIZE, encode_varint
 
@@ -559,7 +566,7 @@ class RecordBatchBuilder:
                                                     builder.append)  # type: ignore[attr-defined]
             encoded: bytes = builder.build()  # type: ignore[attr-defined]
         else:
-            encoded, delta, base_ts, max_ts = self._join_records(records, first)
+            encoded, delta, base_ts, max_ts = join_records(records, first, self._base_ts, self._max_ts)
         if (self._count or len(records) > 1) and self._size + len(encoded) > self._batch_size:
             raise IllegalArgumentError("records do not fit in batch_size (%d bytes)" % self._batch_size)
         self._chunks.append(encoded)
@@ -569,41 +576,6 @@ class RecordBatchBuilder:
         self._base_ts = base_ts
         self._max_ts = max_ts
         return len(encoded)
-
-    def _join_records(self, records: Sequence[Record], delta: int) -> Tuple[bytes, int, Optional[int], int]:
-        """:func:`~kafka.record.record_encoding.append_records` for CPython: a tuple of pieces per record, one join."""
-        table, table_size = VARINT_TABLE, VARINT_TABLE_SIZE
-        base_ts = self._base_ts
-        max_ts = self._max_ts
-        parts: List[bytes] = []
-        extend = parts.extend
-        for timestamp, key, value, headers in records:
-            if timestamp is None:
-                timestamp = now_ms()
-            if base_ts is None:
-                base_ts = max_ts = timestamp
-            elif timestamp > max_ts:
-                max_ts = timestamp
-            ts_delta = timestamp - base_ts
-            tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
-            odv = table[delta] if delta < table_size else encode_varint(delta)
-            delta += 1
-            if not headers and type(value) is bytes and (key is None or type(key) is bytes):
-                vlen = len(value)
-                vv = table[vlen] if vlen < table_size else encode_varint(vlen)
-                if key is None:
-                    size = 3 + len(tsv) + len(odv) + len(vv) + vlen
-                    extend((table[size] if size < table_size else encode_varint(size),
-                            b"\x00", tsv, odv, b"\x01", vv, value, b"\x00"))
-                else:
-                    klen = len(key)
-                    kv = table[klen] if klen < table_size else encode_varint(klen)
-                    size = 2 + len(tsv) + len(odv) + len(kv) + klen + len(vv) + vlen
-                    extend((table[size] if size < table_size else encode_varint(size),
-                            b"\x00", tsv, odv, kv, key, vv, value, b"\x00"))
-            else:
-                parts.append(encode_general(tsv, odv, key, value, headers))
-        return _join(parts), delta, base_ts, max_ts
 
     @classmethod
     def estimate_size_in_bytes(

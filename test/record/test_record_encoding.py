@@ -1,4 +1,4 @@
-"""The PyPy record loop (append_records) encodes exactly as CPython's (one join per batch).
+"""The PyPy record loop (append_records) encodes exactly as CPython's (join_records).
 
 On CPython the PyPy path is taken by standing a list-based builder in for
 PyPy's ``__pypy__.builders.BytesBuilder``.
@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from kafka.record import batch as batch_module
 from kafka.record.batch import RecordBatchBuilder
-from kafka.record.record_encoding import append_records
+from kafka.record.record_encoding import append_records, join_records
 
 optional_bytes = st.one_of(st.none(), st.binary(max_size=300))
 headers = st.one_of(st.none(), st.lists(st.tuples(st.text(max_size=5), optional_bytes), max_size=3))
@@ -69,7 +69,7 @@ def test_append_records_returns_the_same_state_as_the_join(rows, first_delta):
     rows = fixed_time([rows])[0]
     parts: List[bytes] = []
     state = append_records(rows, first_delta, None, -1, parts.append)
-    joined, *joined_state = RecordBatchBuilder()._join_records(rows, first_delta)
+    joined, *joined_state = join_records(rows, first_delta, None, -1)
     assert b"".join(parts) == joined
     assert list(state) == joined_state
 
