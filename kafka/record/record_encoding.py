@@ -147,7 +147,8 @@ def append_records(records: Sequence[Record], delta: int, base_ts: Optional[int]
         odv = table[delta] if delta < table_size else encode_varint(delta)
         delta += 1
         if headers or type(value) is not bytes or (key is not None and type(key) is not bytes):
-            append(encode_general(tsv, odv, key, value, headers))
+            if not (headers and _append_with_headers(tsv, odv, key, value, headers, append)):
+                append(encode_general(tsv, odv, key, value, headers))
             continue
         vlen = len(value)
         vv = table[vlen] if vlen < table_size else encode_varint(vlen)
@@ -172,6 +173,45 @@ def append_records(records: Sequence[Record], delta: int, base_ts: Optional[int]
         append(value)
         append(b"\x00")
     return delta, base_ts, max_ts
+
+
+def _append_with_headers(tsv: bytes, odv: bytes, key: Optional[bytes], value: Optional[bytes],
+                         headers: Sequence[Header], append: Callable[[bytes], object]) -> bool:
+    """:func:`encode_general`'s record, piece by piece; False, appending nothing, for other than bytes and str."""
+    if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
+        return False
+    size = 1 + len(tsv) + len(odv)
+    size += 1 if key is None else len(varint(len(key))) + len(key)
+    size += 1 if value is None else len(varint(len(value))) + len(value)
+    count = varint(len(headers))
+    size += len(count)
+    encoded_keys: List[bytes] = []
+    for hkey, hvalue in headers:
+        if type(hkey) is not str or (hvalue is not None and type(hvalue) is not bytes):
+            return False
+        kb = hkey.encode("utf-8")
+        encoded_keys.append(kb)
+        size += len(varint(len(kb))) + len(kb) + (1 if hvalue is None else len(varint(len(hvalue))) + len(hvalue))
+    append(varint(size))
+    append(b"\x00")
+    append(tsv)
+    append(odv)
+    for part in (key, value):
+        if part is None:
+            append(b"\x01")
+        else:
+            append(varint(len(part)))
+            append(part)
+    append(count)
+    for kb, (_, hvalue) in zip(encoded_keys, headers):
+        append(varint(len(kb)))
+        append(kb)
+        if hvalue is None:
+            append(b"\x01")
+        else:
+            append(varint(len(hvalue)))
+            append(hvalue)
+    return True
 
 
 def _pypy_bytes_builder() -> Optional[Callable[[], object]]:

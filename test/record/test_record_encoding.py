@@ -17,7 +17,11 @@ from kafka.record.batch import RecordBatchBuilder
 from kafka.record.record_encoding import append_records, join_records
 
 optional_bytes = st.one_of(st.none(), st.binary(max_size=300))
-headers = st.one_of(st.none(), st.lists(st.tuples(st.text(max_size=5), optional_bytes), max_size=3))
+# Header keys are str (bytes ones take encode_general on both paths), values bytes or None (a
+# bytearray one too).
+header_values = optional_bytes | st.binary(max_size=3).map(bytearray)
+headers = st.one_of(st.none(), st.lists(st.tuples(st.text(max_size=5), optional_bytes), max_size=3),
+                    st.lists(st.tuples(st.text(max_size=5) | st.binary(max_size=3), header_values), max_size=3))
 # Lengths around the one-, two- and three-byte varint bounds, and timestamps
 # going backwards, far forwards, and missing (now).
 values = optional_bytes | st.integers(8185, 8200).map(lambda n: b"v" * n) | st.binary(max_size=3).map(bytearray)
