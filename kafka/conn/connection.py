@@ -46,6 +46,7 @@ from kafka.protocol.apis import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kafka.protocol.framing import DEFAULT_MAX_FRAME_SIZE, ClientFramer
 from kafka.protocol.negotiate import VersionTable, api_versions_request, api_versions_retry_version
 from kafka.protocol.schema import Api, StructValue
+from kafka.conn.outbox import Outbox
 from kafka.conn.tls import uses_sasl, uses_tls
 
 log = logging.getLogger(__name__)
@@ -162,12 +163,9 @@ class BrokerConnection:
         self._framer = ClientFramer(client_id=self.config["client_id"],
                                     max_frame_size=self.config["max_frame_size"])
         self._in_flight: Dict[int, InFlight] = {}
-        self._out: Deque[bytes] = deque()
-        self._out_pos = 0
+        self._out = Outbox()
         # Fire-and-forget requests (no response) complete once their frame is
         # written: each waits here with the stream position its frame ends at.
-        self._queued_bytes = 0
-        self._written_bytes = 0
         self._unwritten: Deque[Tuple[int, InFlight]] = deque()
         self._addresses: List[Tuple[int, Tuple[Any, ...]]] = []
         self._failures = 0
@@ -464,16 +462,14 @@ class BrokerConnection:
                future: Optional[ResponseFuture] = None, now: Optional[float] = None, internal: bool = False,
                timeout: Optional[float] = None) -> ResponseFuture:
         future = future or Future()
-        cid, frame = self._framer.send_request(api, version, request, expect_response)
-        self._out.append(frame)
-        self._queued_bytes += len(frame)
+        cid, parts = self._framer.send_request_parts(api, version, request, expect_response)
         self.tx += 1
-        self.tx_bytes += len(frame)
+        self.tx_bytes += self._out.append(parts)
         entry = InFlight(cid, api, version, future, time.monotonic() if now is None else now, internal, timeout)
         if expect_response:
             self._in_flight[cid] = entry
         else:
-            self._unwritten.append((self._queued_bytes, entry))
+            self._unwritten.append((self._out.queued, entry))
         return future
 
     def unwritten_count(self) -> int:
@@ -490,20 +486,7 @@ class BrokerConnection:
         if self.sock is None or self.state in (DISCONNECTED, CONNECTING, HANDSHAKE):
             return []
         try:
-            while self._out:
-                if len(self._out) > 1 and self._out_pos == 0:
-                    # Coalesce small frames into one send call.
-                    merged = b"".join(self._out)
-                    self._out.clear()
-                    self._out.append(merged)
-                head = self._out[0]
-                sent = self.sock.send(memoryview(head)[self._out_pos:])
-                self._out_pos += sent
-                self._written_bytes += sent
-                if self._out_pos < len(head):
-                    break
-                self._out.popleft()
-                self._out_pos = 0
+            self._out.write_to(self.sock)
         except (BlockingIOError, ssl.SSLWantWriteError, ssl.SSLWantReadError):
             pass
         except (OSError, ssl.SSLError) as exc:
@@ -513,9 +496,9 @@ class BrokerConnection:
 
     def _take_written(self) -> List[Tuple[ResponseFuture, Any]]:
         unwritten = self._unwritten
-        if not unwritten or unwritten[0][0] > self._written_bytes:
+        if not unwritten or unwritten[0][0] > self._out.written:
             return []
-        written = self._written_bytes
+        written = self._out.written
         done: List[Tuple[ResponseFuture, Any]] = []
         while unwritten and unwritten[0][0] <= written:
             done.append((unwritten.popleft()[1].future, None))
@@ -627,8 +610,6 @@ class BrokerConnection:
         self.state = DISCONNECTED
         self.last_error = error
         self._out.clear()
-        self._out_pos = 0
-        self._queued_bytes = self._written_bytes = 0
         unwritten, self._unwritten = self._unwritten, deque()
         self._handshake_future = None
         self._framer.fail_all()

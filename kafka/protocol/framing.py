@@ -55,11 +55,25 @@ def encode_request_header(out: bytearray, api: Api, version: int, correlation_id
 def encode_request(api: Api, version: int, correlation_id: int, client_id: Optional[str],
                    request: Any) -> bytes:
     """A whole request frame: length prefix, header and body."""
-    out = bytearray(4)
+    return _whole(encode_request_parts(api, version, correlation_id, client_id, request))
+
+
+def _whole(parts: List[bytes]) -> bytes:
+    return parts[0] if len(parts) == 1 else b"".join(parts)
+
+
+def encode_request_parts(api: Api, version: int, correlation_id: int, client_id: Optional[str],
+                         request: Any) -> List[bytes]:
+    """A whole request frame as buffers to write in order.
+
+    Large record sets (a Produce request's batches) are buffers of their
+    own, not copied into the frame (see :class:`~kafka.protocol.types.PartsBuffer`).
+    """
+    out = T.PartsBuffer(4)
     encode_request_header(out, api, version, correlation_id, client_id)
-    out += api.encode_request(request, version)
-    _SIZE.pack_into(out, 0, len(out) - 4)
-    return bytes(out)
+    api.write_request(out, request, version)
+    _SIZE.pack_into(out, 0, len(out) + out.spilled_size - 4)
+    return out.parts()
 
 
 def response_header_version(api: Api, version: int) -> int:
@@ -234,14 +248,20 @@ class ClientFramer:
         ``expect_response=False`` is for requests the broker never answers
         (Produce with ``acks=0``).
         """
+        cid, parts = self.send_request_parts(api, version, request, expect_response)
+        return cid, _whole(parts)
+
+    def send_request_parts(self, api: Api, version: int, request: Any,
+                           expect_response: bool = True) -> Tuple[int, List[bytes]]:
+        """:meth:`send_request`, the frame as buffers to write in order (see :func:`encode_request_parts`)."""
         self._check_usable()
         cid = self.next_correlation_id()
-        frame = encode_request(api, version, cid, self.client_id, request)
+        parts = encode_request_parts(api, version, cid, self.client_id, request)
         # Requests sent without expecting an answer stay in the queue, marked,
         # because some brokers answer them anyway (Produce with acks=0 on
         # Tansu and librdkafka's mock): such an answer is then dropped.
         self._in_flight.append((cid, api, version, request, expect_response))
-        return cid, frame
+        return cid, parts
 
     def receive_data(self, data: bytes) -> List[Response]:
         """Feed bytes read from the connection; return completed responses."""

@@ -462,6 +462,11 @@ class Api:
         """Encode a request body (no header) at ``version``."""
         return self._encode(self.request, request, version)
 
+    def write_request(self, out: bytearray, request: Any, version: int) -> None:
+        """Append the request body at ``version`` to ``out`` (a frame being built)."""
+        self.check_version(version)
+        self.request.writer(version, self.is_flexible(version))(out, request)
+
     def encode_response(self, response: Any, version: int) -> bytes:
         """Encode a response body (no header) at ``version`` (for brokers and tests)."""
         return self._encode(self.response, response, version)
