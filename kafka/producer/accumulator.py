@@ -177,6 +177,25 @@ class RecordAccumulator:
                 i = j
         return placed, full
 
+    def append_batches(self, tp: TopicPartition, batches: Sequence[ProducerBatch], max_block: float) -> None:
+        """Queue whole ``batches`` of ``tp`` (in order, after its open batch, which takes no more records).
+
+        For batches built by the caller (see :mod:`kafka.producer.encoded`);
+        their ``size`` is reserved from ``buffer_memory``. Blocks up to
+        ``max_block`` seconds per batch while the memory is used up.
+        """
+        with self._lock:
+            if self._closed:
+                raise IllegalStateError("the producer is closed")
+            queue = self._batches.get(tp)
+            if queue is None:
+                queue = self._batches[tp] = deque()
+            for batch in batches:
+                self._reserve(batch.size, max_block)
+                batch.memory = batch.size
+                batch.result.on_wait = self.wake
+                queue.append(batch)
+
     def _reserve(self, size: int, max_block: float) -> None:
         # Called with the lock held.
         if self._used + size <= self.buffer_memory or self._used == 0:
