@@ -61,7 +61,7 @@ class EncodedBatch(ProducerBatch):
         """Records in the batch."""
         return self.count
 
-    def try_append(self, *args: object, **kwargs: object) -> None:  # type: ignore[override]
+    def try_append(self, *args: object, **kwargs: object) -> None:
         """Never: the batch's bytes are fixed."""
         return None
 

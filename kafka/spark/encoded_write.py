@@ -89,4 +89,4 @@ def _key_bytes(keys: Any) -> List[Optional[bytes]]:
 
     if not (pa.types.is_binary(keys.type) or pa.types.is_large_binary(keys.type)):
         keys = keys.cast(pa.binary())
-    return keys.to_pylist()  # type: ignore[no-any-return]
+    return keys.to_pylist()
