@@ -89,14 +89,19 @@ def _width(zigzag: np.ndarray) -> np.ndarray:
 
 def _put_varints(out: np.ndarray, at: np.ndarray, zigzag: np.ndarray, width: np.ndarray) -> None:
     """Write each ``zigzag[i]`` as a ``width[i]``-byte varint at ``out[at[i]]``."""
-    longest = int(width.max()) if len(width) else 0
+    if not len(width):
+        return
+    shortest, longest = int(width.min()), int(width.max())
     for j in range(longest):
-        if j:
+        if j and j >= shortest:  # leave out the varints that ended
             rows = np.flatnonzero(width > j)
             at, zigzag, width = at[rows], zigzag[rows], width[rows]
-        byte = (zigzag >> (7 * j)) & 0x7F
-        byte |= (width > j + 1) * 0x80
-        out[at + j] = byte
+            shortest = j + 1
+        byte = zigzag >> (7 * j) if j else zigzag
+        if j + 1 < longest:  # not every varint ends here: low 7 bits, and the high bit of those that go on
+            byte = byte & 0x7F
+            byte |= 0x80 if shortest > j + 1 else (width > j + 1) << 7
+        out[at + j] = byte.astype(np.uint8)
 
 
 #: Above this many distinct lengths in a column, its bytes are copied with a mask instead of by length.
