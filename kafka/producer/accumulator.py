@@ -139,11 +139,7 @@ class RecordAccumulator:
         i, n = 0, len(records)
         sums = prefix_sums(sizes)
         with self._lock:
-            if self._closed:
-                raise IllegalStateError("the producer is closed")
-            queue = self._batches.get(tp)
-            if queue is None:
-                queue = self._batches[tp] = deque()
+            queue = self._open_queue(tp)
             while i < n:
                 last = queue[-1] if queue else None
                 is_open = last is not None and last.drained == 0.0 and last.size + sizes[i] <= last.max_size
@@ -185,16 +181,21 @@ class RecordAccumulator:
         ``max_block`` seconds per batch while the memory is used up.
         """
         with self._lock:
-            if self._closed:
-                raise IllegalStateError("the producer is closed")
-            queue = self._batches.get(tp)
-            if queue is None:
-                queue = self._batches[tp] = deque()
+            queue = self._open_queue(tp)
             for batch in batches:
                 self._reserve(batch.size, max_block)
                 batch.memory = batch.size
                 batch.result.on_wait = self.wake
                 queue.append(batch)
+
+    def _open_queue(self, tp: TopicPartition) -> Deque[ProducerBatch]:
+        """``tp``'s queue of batches (made if new); raises once the accumulator is closed. Lock held."""
+        if self._closed:
+            raise IllegalStateError("the producer is closed")
+        queue = self._batches.get(tp)
+        if queue is None:
+            queue = self._batches[tp] = deque()
+        return queue
 
     def _reserve(self, size: int, max_block: float) -> None:
         # Called with the lock held.

@@ -18,15 +18,13 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple, Union
 
-from kafka import errors
 from kafka.producer.batch import BATCH_OVERHEAD, ProducerBatch
-from kafka.producer.bulk import BatchSendFuture, _by_partition
+from kafka.producer.bulk import BatchSendFuture, check_can_send, check_sizes, partition_runs, partition_to_send
 from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import ProduceResult
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.record.batch import RecordBatchBuilder
 from kafka.structs import TopicPartition
-from kafka.topic_names import check_topic_name
 
 if TYPE_CHECKING:
     from kafka.producer.kafka import KafkaProducer
@@ -111,18 +109,10 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
     ``max_request_size`` and ``buffer_memory`` as ``send_batch`` checks them.
     The caller checks the records themselves (bytes, a key or a value each).
     """
-    if producer._closed:
-        raise errors.IllegalStateError("cannot send: the producer is closed")
-    if producer._sender.fatal_error is not None:
-        raise producer._sender.fatal_error
-    check_topic_name(topic)
+    check_can_send(producer, topic)
     if count == 0:
         return BatchSendFuture([], 0)
-    largest = max(sizes)
-    if largest > producer._max_request_size or largest > producer.config["buffer_memory"]:
-        raise errors.MessageSizeTooLargeError(
-            "a record of about %d bytes is larger than max_request_size (%d) or buffer_memory (%d)"
-            % (largest, producer._max_request_size, producer.config["buffer_memory"]))
+    check_sizes(producer, sizes)
     now = int(time.time() * 1000)
     started = time.monotonic()
     all_parts, available = producer._partitions(topic, producer._max_block)
@@ -130,7 +120,7 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
     if partition is None and key_groups is not None and type(producer._partitioner) is DefaultPartitioner:
         runs = [(all_parts[index], rows) for index, rows in key_groups(len(all_parts))]
     else:
-        runs = _by_partition(producer, topic, partition, None if keys is None else keys(), sizes, all_parts,
+        runs = partition_runs(producer, topic, partition, None if keys is None else keys(), sizes, all_parts,
                              available)
     batch_size = producer.config["batch_size"]
     plan: List[Tuple[TopicPartition, int]] = []  # (partition, how many batches), in the order encoded
@@ -138,11 +128,7 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
     counts: List[int] = []
     in_order = True  # whether the runs are the records in their given order
     for part, rows in runs:
-        tp = producer._tps.get((topic, part))
-        if tp is None:
-            tp = producer._tps[(topic, part)] = TopicPartition(topic, part)
-        if producer._transactions is not None:
-            producer._transactions.ensure_partition(tp)
+        tp = partition_to_send(producer, topic, part)
         if rows is None:
             run_sizes = sizes
         elif isinstance(rows, slice):

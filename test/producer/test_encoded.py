@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-import time
-import uuid
-
 import pytest
 
-from kafka import direct, errors
-from kafka.conn.blocking import BlockingConnection
-from kafka.consumer import KafkaConsumer
+from kafka import errors
 from kafka.producer import KafkaProducer
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import ProducerBatch
@@ -19,6 +14,8 @@ from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.record import codecs
 from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_sizes
 from kafka.structs import TopicPartition
+from test.support.consuming import records_by_partition
+from test.support.topics import new_topic
 
 TP = TopicPartition("t", 0)
 
@@ -79,22 +76,11 @@ def test_an_encoded_batch_takes_no_more_records_and_keeps_its_place():
 
 
 def _topic(broker, partitions):
-    name = "encoded-" + uuid.uuid4().hex[:8]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        direct.create_topic(conn, name, partitions=partitions)
-    return name
+    return new_topic(broker, partitions, prefix="encoded")
 
 
 def _read_all(broker, topic, partitions, count):
-    with KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest",
-                       enable_auto_commit=False) as consumer:
-        consumer.assign([TopicPartition(topic, p) for p in range(partitions)])
-        out = {p: [] for p in range(partitions)}
-        deadline = time.monotonic() + 30
-        while sum(map(len, out.values())) < count and time.monotonic() < deadline:
-            for tp, records in consumer.poll(timeout_ms=500).items():
-                out[tp.partition].extend(records)
-        return out
+    return records_by_partition(broker.bootstrap_servers, topic, partitions, count)
 
 
 @pytest.mark.parametrize("idempotent", [False, True])

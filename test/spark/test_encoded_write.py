@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 pa = pytest.importorskip("pyarrow")
 
 from kafka import errors  # noqa: E402
-from kafka.consumer import KafkaConsumer  # noqa: E402
 from kafka.producer.partitioner import murmur2_partition  # noqa: E402
 from kafka.spark import worker  # noqa: E402
-from kafka.structs import TopicPartition  # noqa: E402
 from test.spark.conftest import make_topic  # noqa: E402
+from test.support.consuming import records_by_partition  # noqa: E402
 
 
 @pytest.fixture(params=[True, False], ids=["encoded", "send_batch"])
@@ -23,15 +20,9 @@ def encode(request, monkeypatch):
 
 
 def _read(broker, topic, partitions, count):
-    with KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest",
-                       enable_auto_commit=False) as consumer:
-        consumer.assign([TopicPartition(topic, p) for p in range(partitions)])
-        out = {p: [] for p in range(partitions)}
-        deadline = time.monotonic() + 30
-        while sum(map(len, out.values())) < count and time.monotonic() < deadline:
-            for tp, records in consumer.poll(timeout_ms=500).items():
-                out[tp.partition].extend((r.key, r.value, [(k, bytes(v)) for k, v in r.headers]) for r in records)
-        return out
+    got = records_by_partition(broker.bootstrap_servers, topic, partitions, count)
+    return {p: [(r.key, r.value, [(k, bytes(v)) for k, v in r.headers]) for r in records]
+            for p, records in got.items()}
 
 
 def _client(broker, **config):
