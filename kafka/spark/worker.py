@@ -301,6 +301,7 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     futures: List[Any] = []
     count = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     send_s = 0.0
     for batch in batches:
         batch_started = time.perf_counter()
@@ -327,8 +328,9 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     _unfinished(futures, failures)
     elapsed = time.perf_counter() - started
     timings["write_s"] += elapsed
+    # cpu_s: this Python worker's CPU time during the task (all its threads, Spark's handing over of rows too).
     _report("write", rows=count, task_s=elapsed, flush_s=time.perf_counter() - flush_started,
-            send_s=send_s)
+            send_s=send_s, cpu_s=time.process_time() - cpu_started)
     if failures:
         raise errors.KafkaError("kafkawire: records could not be written (%d failed send(s)): %r"
                                 % (len(failures), failures[0]))
