@@ -55,6 +55,8 @@ def binary_column(array: Any) -> Optional[BinaryColumn]:
     else:
         raise TypeError("not a binary or string array: %s" % kind)
     n = len(array)
+    if n == 0:
+        return BinaryColumn(np.zeros(0, np.int64), np.zeros(0, np.uint8))
     validity, offsets_buffer, data_buffer = array.buffers()
     offsets = np.frombuffer(offsets_buffer, offset_type, n + 1, array.offset * np.dtype(offset_type).itemsize)
     lengths = np.diff(offsets).astype(np.int64)
@@ -64,7 +66,7 @@ def binary_column(array: Any) -> Optional[BinaryColumn]:
         if lengths[nulls].any():
             return None
         lengths[nulls] = -1
-    if data_buffer is None or n == 0:
+    if data_buffer is None:
         data = np.zeros(0, np.uint8)
     else:
         data = np.frombuffer(data_buffer, np.uint8)[int(offsets[0]):int(offsets[-1])]

@@ -65,6 +65,19 @@ def test_values_only_every_row_once_in_order_per_partition(broker, encode):
         assert [v for _, v, _ in rows] == sorted(v for _, v, _ in rows)
 
 
+def test_keys_some_null_go_by_murmur2_and_the_rest_sticky(broker, encode):
+    topic = make_topic(broker.host, broker.port, partitions=3)
+    keys = [None if i % 4 == 0 else b"k%d" % i for i in range(1000)]
+    values = [b"v%d" % i for i in range(1000)]
+    batch = pa.RecordBatch.from_arrays([pa.array(values), pa.array(keys, pa.binary())], ["value", "key"])
+    worker.write_batches(_client(broker), topic, iter([batch.slice(0, 0), batch]))
+    got = _read(broker, topic, 3, 1000)
+    assert sorted(v for rows in got.values() for _, v, _ in rows) == sorted(values)
+    for p, rows in got.items():
+        assert [v for _, v, _ in rows] == [v for v in values if v in {v for _, v, _ in rows}]  # in order
+        assert all(k is None or murmur2_partition(k, 3) == p for k, _, _ in rows)
+
+
 def test_headers_take_the_send_batch_path(broker, encode):
     topic = make_topic(broker.host, broker.port)
     headers = pa.array([[{"key": "h", "value": b"%d" % i}] if i % 2 else None for i in range(10)],

@@ -91,6 +91,11 @@ def test_a_slice_of_an_array():
     assert encode_batches(binary_column(sliced), None, [20, 30]) == _expected(None, values[10:60], [20, 30])
 
 
+def test_an_empty_array_has_no_records():
+    empty = binary_column(pa.array([], pa.binary()))
+    assert empty.lengths.tolist() == [] and encode_batches(empty, None, []) == []
+
+
 def test_nulls_that_span_bytes_are_declined():
     # Arrow lets a null entry cover bytes; the writer then takes the send_batch path.
     data = pa.py_buffer(b"abcdef")
