@@ -81,14 +81,19 @@ class EncodedBatch(ProducerBatch):
         super().done(base_offset, log_append_time, log_start_offset, error)
 
 
-def batch_counts(sizes: Sequence[int], batch_size: int) -> List[int]:
-    """Records per batch when ``sizes`` fill new batches in order, as the accumulator fills them."""
-    sums = prefix_sums(sizes)
+def batch_counts(sizes: Sequence[int], batch_size: int, start: int = 0, stop: Optional[int] = None,
+                 sums: Optional[Sequence[int]] = None) -> List[int]:
+    """Records per batch when ``sizes[start:stop]`` fill new batches in order, as the accumulator fills them.
+
+    ``sums``: the :func:`~kafka.producer.bulk_runs.prefix_sums` of all ``sizes``, if already known.
+    """
+    if sums is None:
+        sums = prefix_sums(sizes)
     counts = []
-    i, n = 0, len(sizes)
+    i, n = start, len(sizes) if stop is None else stop
     while i < n:
         room = max(batch_size, sizes[i] + BATCH_OVERHEAD) - BATCH_OVERHEAD
-        j = fill(sums, i, room)
+        j = min(fill(sums, i, room), n)
         counts.append(j - i)
         i = j
     return counts
@@ -124,25 +129,28 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
                              available)
     batch_size = producer.config["batch_size"]
     plan: List[Tuple[TopicPartition, int]] = []  # (partition, how many batches), in the order encoded
-    order: List[int] = []
     counts: List[int] = []
-    in_order = True  # whether the runs are the records in their given order
+    sums = prefix_sums(sizes)
+    # Whether the runs are the records in their given order (sticky runs follow one another).
+    in_order = all(not isinstance(rows, list) for _, rows in runs)
     for part, rows in runs:
         tp = partition_to_send(producer, topic, part)
         if rows is None:
-            run_sizes = sizes
+            run_counts = batch_counts(sizes, batch_size, sums=sums)
         elif isinstance(rows, slice):
-            run_sizes = sizes[rows]
-            order.extend(range(rows.start, rows.stop))
+            run_counts = batch_counts(sizes, batch_size, rows.start, rows.stop, sums)
         else:
-            run_sizes = list(map(sizes.__getitem__, rows))
-            order.extend(rows)
-            in_order = False
-        run_counts = batch_counts(run_sizes, batch_size)
+            run_counts = batch_counts(list(map(sizes.__getitem__, rows)), batch_size)
         plan.append((tp, len(run_counts)))
         counts.extend(run_counts)
+    order: Rows = None
+    if not in_order:
+        order = []
+        for _, rows in runs:
+            order.extend(range(count) if rows is None else range(rows.start, rows.stop)
+                         if isinstance(rows, slice) else rows)
     # One call encodes every batch: numpy's fixed cost per call is paid once.
-    bodies = encode(None if in_order else order, counts)
+    bodies = encode(order, counts)
     created = time.monotonic()
     placed: List[Tuple[ProduceResult, int, int]] = []
     first = 0

@@ -8,7 +8,7 @@ from kafka import errors
 from kafka.producer import KafkaProducer
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import ProducerBatch
-from kafka.producer.bulk_runs import group_by_partition
+from kafka.producer.bulk_runs import group_by_partition, prefix_sums
 from kafka.producer.encoded import EncodedBatch, batch_counts, send_encoded
 from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.record import codecs
@@ -61,6 +61,8 @@ def test_batches_are_cut_as_the_accumulator_cuts_them():
     accumulator = RecordAccumulator(batch_size=16384)
     accumulator.append_many(TP, [(0, None, b"", None)] * len(sizes), sizes, 1.0)
     assert batch_counts(sizes, 16384) == [len(b.records) for b in accumulator._batches[TP]]
+    # A run of the records, with the prefix sums of all of them, is cut as the run alone.
+    assert batch_counts(sizes, 16384, 1000, 2500, prefix_sums(sizes)) == batch_counts(sizes[1000:2500], 16384)
 
 
 def test_an_encoded_batch_takes_no_more_records_and_keeps_its_place():
