@@ -166,9 +166,10 @@ def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -
     df = spark.range(0, count, numPartitions=PARTITIONS) \
         .selectExpr("CAST(lpad(CAST(id AS STRING), %d, 'x') AS BINARY) AS value" % VALUE_SIZE).cache()
     df.count()  # the rows to write are computed before the clock starts
-    warm = _create(servers, PARTITIONS)  # starts the Python workers and their producers
-    df.limit(1000).write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers) \
-        .option("topic", warm).save()
+    # Starts the Python workers and their producers, one task per partition so that every executor does.
+    warm = _create(servers, PARTITIONS)
+    spark.range(0, 1000 * PARTITIONS, numPartitions=PARTITIONS).selectExpr("CAST(id AS STRING) AS value").write \
+        .format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers).option("topic", warm).save()
     for _ in range(runs):
         topic = _create(servers, PARTITIONS)
         _reset(timings)
