@@ -129,7 +129,11 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     runs = partition_runs(producer, topic, partition, key_column, sizes, all_parts, available)
     placed: List[Tuple[ProduceResult, int, int]] = []
     for part, indices in runs:
-        tp = partition_to_send(producer, topic, part)
+        tp = producer._tps.get((topic, part))
+        if tp is None:
+            tp = producer._tps[(topic, part)] = TopicPartition(topic, part)
+        if producer._transactions is not None:
+            producer._transactions.ensure_partition(tp)
         if indices is None:
             run, run_sizes = records, sizes
         elif isinstance(indices, slice):

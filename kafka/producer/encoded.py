@@ -23,7 +23,7 @@ from kafka.producer.bulk import BatchSendFuture, check_can_send, check_sizes, pa
 from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import ProduceResult
 from kafka.producer.partitioner import DefaultPartitioner
-from kafka.record.batch import RecordBatchBuilder
+from kafka.record.prebuilt import build_batch
 from kafka.structs import TopicPartition
 
 if TYPE_CHECKING:
@@ -66,12 +66,10 @@ class EncodedBatch(ProducerBatch):
     def encode(self, compression_type: int) -> bytes:
         """The v2 batch bytes (built once; reused by retries)."""
         if self.encoded is None:
-            builder = RecordBatchBuilder(
-                compression_type=compression_type, is_transactional=self.transactional,
-                producer_id=self.producer_id, producer_epoch=self.producer_epoch,
-                base_sequence=self.base_sequence)
-            builder.set_encoded(self.body, self.count, self.timestamp, self.timestamp)
-            self.encoded = builder.build()
+            self.encoded = build_batch(
+                self.body, self.count, self.timestamp, self.timestamp, compression_type=compression_type,
+                is_transactional=self.transactional, producer_id=self.producer_id,
+                producer_epoch=self.producer_epoch, base_sequence=self.base_sequence)
         return self.encoded
 
     def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,

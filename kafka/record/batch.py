@@ -624,25 +624,6 @@ class RecordBatchBuilder:
         self._max_ts = max_ts
         return len(encoded)
 
-    def set_encoded(self, records: BytesLike, count: int, first_timestamp: int, max_timestamp: int) -> None:
-        """Make ``count`` records encoded elsewhere the content of this empty builder.
-
-        ``records`` are the uncompressed bytes of v2 records, as :meth:`extend`
-        would have encoded them: offset deltas 0 to ``count - 1``, timestamp
-        deltas from ``first_timestamp``, the earliest record's timestamp.
-        ``max_timestamp`` is the latest. :meth:`build` then adds the header,
-        compression and CRC as usual.
-        """
-        if self._count:
-            raise IllegalArgumentError("set_encoded needs an empty builder")
-        if count <= 0 or not records:
-            raise IllegalArgumentError("set_encoded needs at least one record")
-        self._buf += records
-        self._count = count
-        self._last_delta = count - 1
-        self._base_ts = first_timestamp
-        self._max_ts = max_timestamp
-
     @staticmethod
     def _encode_general(
         tsv: bytes,

@@ -12,7 +12,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-from kafka.spark.record_encoding import BinaryColumn, windows
+from kafka.spark.column_records import BinaryColumn, windows
 
 __all__ = ["murmur2_partitions", "partition_groups"]
 

@@ -24,7 +24,7 @@ def _body(records):
     """Record bytes of ``(timestamp, key, value, headers)`` records, as the producer encodes them."""
     builder = RecordBatchBuilder()
     builder.extend(records)
-    return bytes(builder._buf[HEADER_SIZE:])
+    return builder.build()[HEADER_SIZE:]
 
 
 def _encoder(keys, values):

@@ -13,7 +13,7 @@ from kafka.producer.bulk_runs import group_by_partition  # noqa: E402
 from kafka.producer.partitioner import murmur2_partition  # noqa: E402
 from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_sizes  # noqa: E402
 from kafka.spark.key_hashing import murmur2_partitions, partition_groups  # noqa: E402
-from kafka.spark.record_encoding import binary_column, encode_batches, estimate_sizes  # noqa: E402
+from kafka.spark.column_records import binary_column, encode_batches, estimate_sizes  # noqa: E402
 
 
 def _expected(keys, values, counts):
@@ -23,7 +23,7 @@ def _expected(keys, values, counts):
         builder = RecordBatchBuilder()
         builder.extend([(1700000000000, None if keys is None else keys[i], values[i], None)
                         for i in range(start, start + count)])
-        out.append(bytes(builder._buf[HEADER_SIZE:]))
+        out.append(builder.build()[HEADER_SIZE:])
         start += count
     return out
 
