@@ -166,9 +166,10 @@ def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -
     df = spark.range(0, count, numPartitions=PARTITIONS) \
         .selectExpr("CAST(lpad(CAST(id AS STRING), %d, 'x') AS BINARY) AS value" % VALUE_SIZE).cache()
     df.count()  # the rows to write are computed before the clock starts
-    warm = _create(servers, PARTITIONS)  # starts the Python workers and their producers
-    df.limit(1000).write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers) \
-        .option("topic", warm).save()
+    # Starts the Python workers and their producers, one task per partition so that every executor does.
+    warm = _create(servers, PARTITIONS)
+    spark.range(0, 1000 * PARTITIONS, numPartitions=PARTITIONS).selectExpr("CAST(id AS STRING) AS value").write \
+        .format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers).option("topic", warm).save()
     for _ in range(runs):
         topic = _create(servers, PARTITIONS)
         _reset(timings)
@@ -182,7 +183,8 @@ def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -
             raise SystemExit("wrote %d rows, expected %d" % (written, count))
         results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
                         "send_s": sum(t["send_s"] for t in tasks), "flush_s": sum(t["flush_s"] for t in tasks),
-                        "task_s": sum(t["task_s"] for t in tasks)})
+                        "task_s": sum(t["task_s"] for t in tasks),
+                        "worker_cpu_us_per_row": 1e6 * sum(t.get("cpu_s", 0.0) for t in tasks) / count})
     df.unpersist()
     return _summary(results)
 
@@ -333,6 +335,8 @@ def _explain(report: Dict[str, Any]) -> None:
               "waiting for Spark's rows %.1f s"
               % (write["rate"], write["rates"], write["task_s"], write["send_s"], write["flush_s"],
                  write["task_s"] - write["send_s"] - write["flush_s"]))
+        print("  the Python workers' CPU: %.2f us per row (the writer's threads, and Spark's handing over of "
+              "the rows)" % write["worker_cpu_us_per_row"])
 
 
 def _explain_read(what: str, read: Dict[str, Any]) -> None:

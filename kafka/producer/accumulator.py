@@ -152,11 +152,7 @@ class RecordAccumulator:
         i, n = 0, len(records)
         sums = prefix_sums(sizes)
         with self._lock:
-            if self._closed:
-                raise IllegalStateError("the producer is closed")
-            queue = self._batches.get(tp)
-            if queue is None:
-                queue = self._batches[tp] = deque()
+            queue = self._open_queue(tp)
             while i < n:
                 last = queue[-1] if queue else None
                 is_open = last is not None and last.drained == 0.0 and last.size + sizes[i] <= last.max_size
@@ -189,6 +185,30 @@ class RecordAccumulator:
                     full = True
                 i = j
         return placed, full
+
+    def append_batches(self, tp: TopicPartition, batches: Sequence[ProducerBatch], max_block: float) -> None:
+        """Queue whole ``batches`` of ``tp`` (in order, after its open batch, which takes no more records).
+
+        For batches built by the caller (see :mod:`kafka.producer.encoded`);
+        their ``size`` is reserved from ``buffer_memory``. Blocks up to
+        ``max_block`` seconds per batch while the memory is used up.
+        """
+        with self._lock:
+            queue = self._open_queue(tp)
+            for batch in batches:
+                self._reserve(batch.size, max_block)
+                batch.memory = batch.size
+                batch.result.on_wait = self.wake
+                queue.append(batch)
+
+    def _open_queue(self, tp: TopicPartition) -> Deque[ProducerBatch]:
+        """``tp``'s queue of batches (made if new); raises once the accumulator is closed. Lock held."""
+        if self._closed:
+            raise IllegalStateError("the producer is closed")
+        queue = self._batches.get(tp)
+        if queue is None:
+            queue = self._batches[tp] = deque()
+        return queue
 
     def _reserve(self, size: int, max_block: float) -> None:
         # Called with the lock held.

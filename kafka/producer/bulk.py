@@ -100,11 +100,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
                headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
                timestamps: Optional[Sequence[int]] = None) -> BatchSendFuture:
     """See :meth:`KafkaProducer.send_batch`."""
-    if producer._closed:
-        raise errors.IllegalStateError("cannot send: the producer is closed")
-    if producer._sender.fatal_error is not None:
-        raise producer._sender.fatal_error
-    check_topic_name(topic)
+    check_can_send(producer, topic)
     n = len(values)
     if n == 0:
         return BatchSendFuture([], 0)
@@ -124,17 +120,13 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
         stamps = [check_timestamp(t) for t in _column(timestamps, n, "timestamps")]
 
     sizes = estimate_record_sizes(key_column, values, header_column)
-    largest = max(sizes)
-    if largest > producer._max_request_size or largest > producer.config["buffer_memory"]:
-        raise errors.MessageSizeTooLargeError(
-            "a record of about %d bytes is larger than max_request_size (%d) or buffer_memory (%d)"
-            % (largest, producer._max_request_size, producer.config["buffer_memory"]))
+    check_sizes(producer, sizes)
 
     started = time.monotonic()
     all_parts, available = producer._partitions(topic, producer._max_block)
     records = list(zip(stamps, key_column if key_column is not None else repeat(None, n), values,
                        header_column if header_column is not None else repeat(None, n)))
-    runs = _by_partition(producer, topic, partition, key_column, sizes, all_parts, available)
+    runs = partition_runs(producer, topic, partition, key_column, sizes, all_parts, available)
     placed: List[Tuple[ProduceResult, int, int]] = []
     for part, indices in runs:
         tp = producer._tp(topic, part)
@@ -153,7 +145,35 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     return BatchSendFuture(placed, n)
 
 
-def _by_partition(producer: "KafkaProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],
+def check_can_send(producer: "KafkaProducer", topic: str) -> None:
+    """Raise unless ``producer`` is open and usable and ``topic`` a legal name."""
+    if producer._closed:
+        raise errors.IllegalStateError("cannot send: the producer is closed")
+    if producer._sender.fatal_error is not None:
+        raise producer._sender.fatal_error
+    check_topic_name(topic)
+
+
+def check_sizes(producer: "KafkaProducer", sizes: Sequence[int]) -> None:
+    """Raise MessageSizeTooLargeError if a record's size estimate exceeds what the producer can send."""
+    largest = max(sizes)
+    if largest > producer._max_request_size or largest > producer.config["buffer_memory"]:
+        raise errors.MessageSizeTooLargeError(
+            "a record of about %d bytes is larger than max_request_size (%d) or buffer_memory (%d)"
+            % (largest, producer._max_request_size, producer.config["buffer_memory"]))
+
+
+def partition_to_send(producer: "KafkaProducer", topic: str, partition: int) -> TopicPartition:
+    """The (cached) TopicPartition records go to; added to the transaction, if one is open."""
+    tp = producer._tps.get((topic, partition))
+    if tp is None:
+        tp = producer._tps[(topic, partition)] = TopicPartition(topic, partition)
+    if producer._transactions is not None:
+        producer._transactions.ensure_partition(tp)
+    return tp
+
+
+def partition_runs(producer: "KafkaProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],
                   sizes: List[int], all_parts: List[int],
                   available: List[int]) -> List[Tuple[int, Union[None, slice, List[int]]]]:
     """``[(partition, its records: indices in order, a slice, or None for all)]``."""

@@ -21,6 +21,7 @@ from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.enums import IsolationLevel
 from kafka.spark.arrow_columns import ColumnBatchBuilder
+from kafka.spark.encoded_write import rows_of, send_arrow
 from kafka.spark.fetch import RangeFetcher
 from kafka.spark.offsets import OffsetRange
 from kafka.spark.record_columns import columns_between
@@ -36,6 +37,10 @@ ROWS_PER_BATCH = 10000
 #: Key and value bytes after which an Arrow batch is handed over even if it has fewer rows
 #: (binary columns have 32-bit offsets).
 BYTES_PER_BATCH = 64 * 1024 * 1024
+
+#: Whether writes encode records from the Arrow columns (kafka.spark.encoded_write); when false,
+#: or for rows that path declines, rows go through KafkaProducer.send_batch as Python bytes.
+ENCODE = True
 
 _lock = threading.Lock()
 _producers: Dict[Any, "KafkaProducer"] = {}
@@ -175,10 +180,11 @@ def _binary_list(column: Any, name: str) -> List[Optional[bytes]]:
     return column.to_pylist()
 
 
-def _bulk_groups(batch: Any, default_topic: Optional[str]) -> Optional[List[Tuple[str, Optional[int], List[Any],
-                                                                                 Optional[List[Any]],
-                                                                                 Optional[List[Any]]]]]:
-    """``(topic, partition, values, keys, headers)`` runs for :meth:`KafkaProducer.send_batch`.
+Groups = Optional[Dict[int, List[int]]]
+
+
+def _target(batch: Any, default_topic: Optional[str]) -> Optional[Tuple[str, Groups]]:
+    """The batch's one topic, and its rows by the value of its partition column (None: no such column).
 
     None when the rows cannot go in bulk without changing their order within
     a Kafka partition: several topics in the topic column, or a partition
@@ -194,11 +200,44 @@ def _bulk_groups(batch: Any, default_topic: Optional[str]) -> Optional[List[Tupl
         if len(distinct) != 1:
             return None
         topic = distinct[0].as_py()
+    assert topic is not None
     parts = batch.column(names.index("partition")) if "partition" in names else None
-    if parts is not None and parts.null_count:
-        if parts.null_count != len(parts):
+    if parts is None or parts.null_count == len(parts):
+        return topic, None
+    if parts.null_count:
+        return None
+    groups: Dict[int, List[int]] = {}
+    for i, partition in enumerate(parts.to_pylist()):
+        groups.setdefault(partition, []).append(i)
+    return topic, groups
+
+
+def _send_encoded(producer: "KafkaProducer", batch: Any, topic: str, groups: Groups) -> Optional[List[Any]]:
+    """Futures of the rows sent through :mod:`kafka.spark.encoded_write`; None when that path does not apply."""
+    names = batch.schema.names
+    if "headers" in names and batch.column(names.index("headers")).null_count != batch.num_rows:
+        return None
+    values = batch.column(names.index("value"))
+    keys = batch.column(names.index("key")) if "key" in names else None
+    if groups is None:
+        future = send_arrow(producer, topic, None, values, keys)
+        return None if future is None else [future]
+    futures = []
+    for partition, rows in groups.items():
+        # Only the first call can decline (the arrays taken for the others hold no odd nulls), before
+        # anything is sent.
+        future = send_arrow(producer, topic, partition, rows_of(values, rows),
+                            None if keys is None else rows_of(keys, rows))
+        if future is None:
             return None
-        parts = None
+        futures.append(future)
+    return futures
+
+
+def _bulk_groups(batch: Any, topic: str, groups: Groups) -> List[Tuple[str, Optional[int], List[Any],
+                                                                       Optional[List[Any]], Optional[List[Any]]]]:
+    """``(topic, partition, values, keys, headers)`` runs for :meth:`KafkaProducer.send_batch`."""
+    names = batch.schema.names
     values = _binary_list(batch.column(names.index("value")), "value")
     keys = _binary_list(batch.column(names.index("key")), "key") if "key" in names else None
     # Both C-level membership tests first: the row-by-row check runs only when both columns have a null.
@@ -209,12 +248,8 @@ def _bulk_groups(batch: Any, default_topic: Optional[str]) -> Optional[List[Tupl
     if "headers" in names and batch.column(names.index("headers")).null_count != batch.num_rows:
         headers = [[(h["key"], _text_or_bytes(h["value"], "headers.value")) for h in row] if row else None
                    for row in batch.column(names.index("headers")).to_pylist()]
-    assert topic is not None
-    if parts is None:
+    if groups is None:
         return [(topic, None, values, keys, headers)]
-    groups: Dict[int, List[int]] = {}
-    for i, partition in enumerate(parts.to_pylist()):
-        groups.setdefault(partition, []).append(i)
     out: List[Tuple[str, Optional[int], List[Any], Optional[List[Any]], Optional[List[Any]]]] = []
     for partition, rows in groups.items():
         out.append((topic, partition, [values[i] for i in rows], None if keys is None else [keys[i] for i in rows],
@@ -266,16 +301,23 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     futures: List[Any] = []
     count = 0
     started = time.perf_counter()
+    cpu_started = time.process_time()
     send_s = 0.0
     for batch in batches:
         batch_started = time.perf_counter()
-        bulk = _bulk_groups(batch, default_topic)
-        if bulk is not None:
-            for topic, partition, values, keys, headers in bulk:
-                futures.append(producer.send_batch(topic, values, keys=keys, headers=headers, partition=partition))
-            count += batch.num_rows
-        else:
+        target = _target(batch, default_topic)
+        if target is None:
             count += _send_rows(producer, batch, default_topic, futures)
+        else:
+            topic, groups = target
+            sent = _send_encoded(producer, batch, topic, groups) if ENCODE else None
+            if sent is not None:
+                futures.extend(sent)
+            else:
+                for topic, partition, values, keys, headers in _bulk_groups(batch, topic, groups):
+                    futures.append(producer.send_batch(topic, values, keys=keys, headers=headers,
+                                                       partition=partition))
+            count += batch.num_rows
         # Checking futures in bulk costs far less than a callback per record.
         futures = _unfinished(futures, failures)
         send_s += time.perf_counter() - batch_started
@@ -286,8 +328,9 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     _unfinished(futures, failures)
     elapsed = time.perf_counter() - started
     timings["write_s"] += elapsed
+    # cpu_s: this Python worker's CPU time during the task (all its threads, Spark's handing over of rows too).
     _report("write", rows=count, task_s=elapsed, flush_s=time.perf_counter() - flush_started,
-            send_s=send_s)
+            send_s=send_s, cpu_s=time.process_time() - cpu_started)
     if failures:
         raise errors.KafkaError("kafkawire: records could not be written (%d failed send(s)): %r"
                                 % (len(failures), failures[0]))

@@ -2,39 +2,22 @@
 
 from __future__ import annotations
 
-import time
-import uuid
-
 import pytest
 
-from kafka import direct, errors
-from kafka.conn.blocking import BlockingConnection
-from kafka.consumer import KafkaConsumer
+from kafka import errors
 from kafka.producer import KafkaProducer
 from kafka.producer.partitioner import murmur2_partition
-from kafka.structs import TopicPartition
+from test.support.consuming import records_by_partition
+from test.support.topics import new_topic
 
 
 def _topic(broker, partitions):
-    name = "bulk-" + uuid.uuid4().hex[:8]
-    with BlockingConnection(broker.host, broker.port) as conn:
-        direct.create_topic(conn, name, partitions=partitions)
-    return name
+    return new_topic(broker, partitions, prefix="bulk")
 
 
 def _read_all(broker, topic, partitions, count):
     """The first ``count`` records of ``topic`` by partition (then a short wait for any extra one)."""
-    with KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest",
-                       enable_auto_commit=False) as consumer:
-        consumer.assign([TopicPartition(topic, p) for p in range(partitions)])
-        out = {p: [] for p in range(partitions)}
-        deadline = time.monotonic() + 30
-        while sum(map(len, out.values())) < count and time.monotonic() < deadline:
-            for tp, records in consumer.poll(timeout_ms=500).items():
-                out[tp.partition].extend(records)
-        for tp, records in consumer.poll(timeout_ms=300).items():
-            out[tp.partition].extend(records)
-        return out
+    return records_by_partition(broker.bootstrap_servers, topic, partitions, count, settle_ms=300)
 
 
 @pytest.mark.parametrize("idempotent", [False, True])
