@@ -129,9 +129,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     runs = partition_runs(producer, topic, partition, key_column, sizes, all_parts, available)
     placed: List[Tuple[ProduceResult, int, int]] = []
     for part, indices in runs:
-        tp = producer._tp(topic, part)
-        if producer._transactions is not None:
-            producer._transactions.ensure_partition(tp)
+        tp = producer._tp_to_send(topic, part)
         if indices is None:
             run, run_sizes = records, sizes
         elif isinstance(indices, slice):
@@ -161,16 +159,6 @@ def check_sizes(producer: "KafkaProducer", sizes: Sequence[int]) -> None:
         raise errors.MessageSizeTooLargeError(
             "a record of about %d bytes is larger than max_request_size (%d) or buffer_memory (%d)"
             % (largest, producer._max_request_size, producer.config["buffer_memory"]))
-
-
-def partition_to_send(producer: "KafkaProducer", topic: str, partition: int) -> TopicPartition:
-    """The (cached) TopicPartition records go to; added to the transaction, if one is open."""
-    tp = producer._tps.get((topic, partition))
-    if tp is None:
-        tp = producer._tps[(topic, partition)] = TopicPartition(topic, partition)
-    if producer._transactions is not None:
-        producer._transactions.ensure_partition(tp)
-    return tp
 
 
 def partition_runs(producer: "KafkaProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],

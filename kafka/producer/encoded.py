@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple, Union
 
 from kafka.producer.batch import BATCH_OVERHEAD, ProducerBatch
-from kafka.producer.bulk import BatchSendFuture, check_can_send, check_sizes, partition_runs, partition_to_send
+from kafka.producer.bulk import BatchSendFuture, check_can_send, check_sizes, partition_runs
 from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import ProduceResult
 from kafka.producer.partitioner import DefaultPartitioner
@@ -132,7 +132,7 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
     # Whether the runs are the records in their given order (sticky runs follow one another).
     in_order = all(not isinstance(rows, list) for _, rows in runs)
     for part, rows in runs:
-        tp = partition_to_send(producer, topic, part)
+        tp = producer._tp_to_send(topic, part)
         if rows is None:
             run_counts = batch_counts(sizes, batch_size, sums=sums)
         elif isinstance(rows, slice):

@@ -450,6 +450,13 @@ class KafkaProducer:
             tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
         return tp
 
+    def _tp_to_send(self, topic: str, partition: int) -> TopicPartition:
+        """The TopicPartition records are about to be queued for, enrolled in the open transaction if any."""
+        tp = self._tp(topic, partition)
+        if self._transactions is not None:
+            self._transactions.ensure_partition(tp)
+        return tp
+
     def send_batch(self, topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
                    headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
                    timestamps: Optional[Sequence[int]] = None) -> "BatchSendFuture":
@@ -497,9 +504,7 @@ class KafkaProducer:
             raise errors.IllegalStateError("cannot send: the producer is closed")
         if self._sender.fatal_error is not None:
             raise self._sender.fatal_error
-        tp = self._tp(topic, partition)
-        if self._transactions is not None:
-            self._transactions.ensure_partition(tp)
+        tp = self._tp_to_send(topic, partition)
         self._accumulator.append_many(tp, records, sizes, 0.0, placed)
         if threading.current_thread() is not self._sender:
             self._sender.wakeup()
