@@ -26,7 +26,7 @@ from kafka.confluent._produce_batch import produce_batch
 from kafka.confluent._stats import statistics
 from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
-from kafka.confluent.message import TIMESTAMP_CREATE_TIME, Message, partitions_list
+from kafka.confluent.message import Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
 from kafka.producer.future import ProduceResult
 from kafka.producer.kafka import KafkaProducer
@@ -211,7 +211,8 @@ class Producer:
         self._sticky_for = self._config.get_int("sticky.partitioning.linger.ms") / 1000.0
         self._sticky_choice: Dict[str, Tuple[int, float]] = {}
         self._waiting: Dict[str, Deque[_Waiting]] = {}
-        self._refreshed: Dict[str, float] = {}
+        #: When each known topic's partition count is looked at again.
+        self._refresh_at: Dict[str, float] = {}
         refresh_ms = self._config.get_int("topic.metadata.refresh.interval.ms")
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
@@ -222,6 +223,8 @@ class Producer:
         # A transactional producer's first record of a partition waits for the coordinator: that
         # may not happen on the sender thread, so its records are handed over at once instead.
         self._hand_over_at = 1 if self._transactional else _HAND_OVER_AT
+        #: Whether produce() must look at _check_can_produce (kept up to date; one test per record).
+        self._refusing = self._transactional or self._linger_too_long
         if self._hand_over_at > 1:
             self._engine.on_sender_turn(self._hand_over_unsent)
         self._wake_sender = self._engine.wakeup_sender
@@ -250,18 +253,8 @@ class Producer:
         # Like confluent-kafka, a callback that is not callable fails only when its report is served.
         report_to = on_delivery if on_delivery is not None else callback
         record_headers = None if headers is None else _headers(headers)
-        if self._closed or self._fatal_reported:
-            if self._closed:
-                raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
-            raise KafkaException(KafkaError(KafkaError._FATAL,  # type: ignore[attr-defined]
-                                            "Unable to produce message: Local: Fatal error"))
-        if self._transactional and not self._engine.in_transaction():
-            raise KafkaException(KafkaError(KafkaError._STATE,  # type: ignore[attr-defined]
-                                            "Unable to produce message: Local: Erroneous state"))
-        if self._linger_too_long:
-            # librdkafka refuses every record whose linger would outlast its message timeout.
-            raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
-                                            "Unable to produce message: Local: Invalid argument or configuration"))
+        if self._refusing:
+            self._check_can_produce()
         if report_to is None:
             report_to = self._on_delivery
         started = _monotonic()
@@ -272,27 +265,51 @@ class Producer:
             if self._count >= self._max_messages or self._bytes + size > self._max_bytes:
                 raise BufferError(KafkaError(KafkaError._QUEUE_FULL).str())  # type: ignore[attr-defined]
             partitions = self._known_topics.get(topic)
-            if partitions is not None and started - self._refreshed.get(topic, 0.0) > self._refresh_every:
-                self._refreshed[topic] = started
+            if partitions is None or (self._waiting and topic in self._waiting):
+                self._count += 1
+                self._bytes += size
+                self._wait_for_metadata(topic, _Waiting(partition, record, extra))
+                return
+            if started > self._refresh_at[topic]:
+                self._refresh_at[topic] = started + self._refresh_every
                 threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
                                  name="kafkawire-confluent-refresh-%s" % topic).start()
-            if partitions is not None and partition >= 0 and partition not in partitions:
+            if partition < 0:
+                partition = self._choose(topic, key_bytes, partitions, sticky=True)
+            elif partition not in partitions:
                 raise KafkaException(KafkaError(
                     KafkaError._UNKNOWN_PARTITION,  # type: ignore[attr-defined]
                     "Unable to produce message: Local: Unknown partition"))
             self._count += 1
             self._bytes += size
-            if partitions is None or (self._waiting and topic in self._waiting):
-                self._wait_for_metadata(topic, _Waiting(partition, record, extra))
-                return
-            if partition < 0:
-                partition = self._choose(topic, key_bytes, partitions, sticky=True)
-            self._keep(topic, partition, record, extra)
-            kept = self._unsent_count
+            # Kept back for the next hand-over (_keep, inline: this runs for every record).
+            run = self._unsent.get((topic, partition))
+            if run is None:
+                run = self._unsent[(topic, partition)] = _Run()
+            run.records.append(record)
+            run.sizes.append(RECORD_OVERHEAD + size if record_headers is None
+                             else estimate_record_size(key_bytes, value_bytes, record_headers))
+            run.extras.append(extra)
+            kept = self._unsent_count = self._unsent_count + 1
         if kept >= self._hand_over_at:
             self._hand_over_unsent()
         elif kept == 1:
             self._wake_sender()
+
+    def _check_can_produce(self) -> None:
+        """Raise what librdkafka's produce() raises when the producer cannot take records now."""
+        if self._closed:
+            raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
+        if self._fatal_reported:
+            raise KafkaException(KafkaError(KafkaError._FATAL,  # type: ignore[attr-defined]
+                                            "Unable to produce message: Local: Fatal error"))
+        if self._transactional and not self._engine.in_transaction():
+            raise KafkaException(KafkaError(KafkaError._STATE,  # type: ignore[attr-defined]
+                                            "Unable to produce message: Local: Erroneous state"))
+        if self._linger_too_long:
+            # librdkafka refuses every record whose linger would outlast its message timeout.
+            raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                            "Unable to produce message: Local: Invalid argument or configuration"))
 
     def produce_batch(self, topic: Any, messages: Any, partition: Any = -1,
                       on_delivery: Optional[Callable[..., Any]] = None) -> int:
@@ -411,7 +428,7 @@ class Producer:
                         self._waiting.pop(topic, None)
                         if error is None:
                             self._known_topics[topic] = partitions
-                            self._refreshed[topic] = time.monotonic()
+                            self._refresh_at[topic] = time.monotonic() + self._refresh_every
                         return
                     batch = list(queue)
                     queue.clear()
@@ -530,14 +547,17 @@ class Producer:
                     continue
                 if error is not None:
                     message = new_message(Message, (topic, shown_partition, -1, None, record[0], 0, record[1],
-                                                    record[2], None, None, -1, -1, -1))
-                    message._error = error
+                                                           record[2], None, None, -1, -1, -1))
                 elif append_time >= 0:
                     message = new_message(Message, (topic, partition, -1, base + i if base >= 0 else -1,
-                                                    append_time, 1, record[1], record[2], None, None, -1, -1, -1))
+                                                           append_time, 1, record[1], record[2], None, None, -1, -1,
+                                                           -1))
                 else:
                     message = new_message(Message, (topic, partition, -1, base + i if base >= 0 else -1,
-                                                    record[0], 0, record[1], record[2], None, None, -1, -1, -1))
+                                                           record[0], 0, record[1], record[2], None, None, -1, -1,
+                                                           -1))
+                if error is not None:
+                    message._error = error
                 message._latency = now - extra[1]
                 try:
                     callback(error, message)
@@ -563,6 +583,7 @@ class Producer:
     def _raise_fatal(self, fatal: BaseException) -> None:
         """Raise the producer's fatal error from poll(), once, as confluent-kafka does."""
         self._fatal_reported = True
+        self._refusing = True
         error = from_engine(fatal)
         raise KafkaException(KafkaError(error.code(), error.str(), fatal=True)) from fatal
 
@@ -738,6 +759,7 @@ class Producer:
         if self._relay:
             self._relay.serve()
         self._closed = True
+        self._refusing = True
         self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)
         self._metadata.close()
         if self._log_forward is not None:
