@@ -342,27 +342,24 @@ class PartsBuffer(bytearray):
         return parts
 
 
-def _put_records(out: bytearray, value: Any) -> None:
-    if type(out) is PartsBuffer and type(value) is bytes and len(value) >= SPILL_SIZE:
-        out.spill(value)
-    else:
-        out += value
+def _spills(out: bytearray, value: Any) -> bool:
+    return type(out) is PartsBuffer and type(value) is bytes and len(value) >= SPILL_SIZE
 
 
 def _write_records(out: bytearray, value: Any) -> None:
-    if value is None:
-        out += b"\xff\xff\xff\xff"
-        return
-    out += len(value).to_bytes(4, "big")
-    _put_records(out, value)
+    if _spills(out, value):
+        out += len(value).to_bytes(4, "big")
+        out.spill(value)  # type: ignore[attr-defined]
+    else:
+        _write_bytes(out, value)
 
 
 def _write_compact_records(out: bytearray, value: Any) -> None:
-    if value is None:
-        out.append(0)
-        return
-    write_uvarint(out, len(value) + 1)
-    _put_records(out, value)
+    if _spills(out, value):
+        write_uvarint(out, len(value) + 1)
+        out.spill(value)  # type: ignore[attr-defined]
+    else:
+        _write_compact_bytes(out, value)
 
 
 #: Record data inside Produce and Fetch: nullable bytes, parsed by kafka.record.
