@@ -145,10 +145,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
 
 def check_can_send(producer: "KafkaProducer", topic: str) -> None:
     """Raise unless ``producer`` is open and usable and ``topic`` a legal name."""
-    if producer._closed:
-        raise errors.IllegalStateError("cannot send: the producer is closed")
-    if producer._sender.fatal_error is not None:
-        raise producer._sender.fatal_error
+    producer._check_can_send()
     check_topic_name(topic)
 
 

@@ -370,10 +370,7 @@ class KafkaProducer:
 
     def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Header]],
               partition: Optional[int], timestamp_ms: Optional[int]) -> FutureRecordMetadata:
-        if self._closed:
-            raise errors.IllegalStateError("cannot send: the producer is closed")
-        if self._sender.fatal_error is not None:
-            raise self._sender.fatal_error
+        self._check_can_send()
         if type(topic) is not str or topic not in self._checked_topics:
             check_topic_name(topic)
             self._checked_topics.add(topic)
@@ -500,10 +497,7 @@ class KafkaProducer:
         (closed producer, fatal error, no transaction open, ``buffer_memory``
         full) thus knows which records were queued before the failure.
         """
-        if self._closed:
-            raise errors.IllegalStateError("cannot send: the producer is closed")
-        if self._sender.fatal_error is not None:
-            raise self._sender.fatal_error
+        self._check_can_send()
         tp = self._tp_to_send(topic, partition)
         self._accumulator.append_many(tp, records, sizes, 0.0, placed)
         if threading.current_thread() is not self._sender:
@@ -589,9 +583,7 @@ class KafkaProducer:
     def flush(self, timeout: Optional[float] = None) -> None:
         """Send everything queued and wait for it; KafkaTimeoutError after ``timeout`` s."""
         deadline = None if timeout is None else time.monotonic() + timeout
-        self._accumulator.begin_flush()
-        try:
-            self._sender.wakeup()
+        with self.without_linger():
             while True:
                 # Sleeps until batches complete; wakes now and then only to
                 # notice a sender thread that is gone.
@@ -602,8 +594,6 @@ class KafkaProducer:
                     raise errors.KafkaTimeoutError("flush did not complete within %s s" % timeout)
                 if not self._sender.is_alive():
                     return
-        finally:
-            self._accumulator.end_flush()
 
     def purge(self, queued: bool = True, in_flight: bool = False) -> None:
         """Fail records not acknowledged yet, at once, without waiting for the broker.
@@ -673,6 +663,13 @@ class KafkaProducer:
             "buffer-total-bytes": self._accumulator.buffer_memory,
             "requests-in-flight": self._client.in_flight_request_count(),
         }}
+
+    def _check_can_send(self) -> None:
+        """Raise unless records may be queued: the producer is open and has no fatal error."""
+        if self._closed:
+            raise errors.IllegalStateError("cannot send: the producer is closed")
+        if self._sender.fatal_error is not None:
+            raise self._sender.fatal_error
 
     def _check_open(self) -> None:
         if self._closed:
