@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from kafka.producer.bulk import BatchSendFuture
     from kafka.producer.encoded import Rows
 
-__all__ = ["send_arrow", "rows_of"]
+__all__ = ["send_arrow", "rows_of", "binary_list"]
 
 
 def _check_binary(array: Any, name: str) -> None:
@@ -32,6 +32,16 @@ def _check_binary(array: Any, name: str) -> None:
     if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind) or pa.types.is_string(kind)
             or pa.types.is_large_string(kind)):
         raise errors.IllegalArgumentError("kafkawire: column %s must be binary or string, got %s" % (name, kind))
+
+
+def binary_list(array: Any, name: str) -> List[Optional[bytes]]:
+    """A binary or string Arrow column ``name`` as a list of bytes (None for nulls)."""
+    import pyarrow as pa
+
+    _check_binary(array, name)
+    if not (pa.types.is_binary(array.type) or pa.types.is_large_binary(array.type)):
+        array = array.cast(pa.binary())
+    return array.to_pylist()
 
 
 def rows_of(array: Any, rows: "Rows") -> Any:
@@ -79,14 +89,5 @@ def send_arrow(producer: "KafkaProducer", topic: str, partition: Optional[int], 
 
     sizes = estimate_sizes(value_column, key_column).tolist()
     return send_encoded(producer, topic, len(values), sizes, encode, partition=partition,
-                        keys=None if keys is None else lambda: _key_bytes(keys),
+                        keys=None if keys is None else lambda: binary_list(keys, "key"),
                         key_groups=key_groups if key_column is not None and key_column.lengths.min() >= 0 else None)
-
-
-def _key_bytes(keys: Any) -> List[Optional[bytes]]:
-    """The keys as bytes (None for nulls), for the partitioner."""
-    import pyarrow as pa
-
-    if not (pa.types.is_binary(keys.type) or pa.types.is_large_binary(keys.type)):
-        keys = keys.cast(pa.binary())
-    return keys.to_pylist()

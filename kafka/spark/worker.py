@@ -21,7 +21,7 @@ from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.enums import IsolationLevel
 from kafka.spark.arrow_columns import ColumnBatchBuilder
-from kafka.spark.encoded_write import rows_of, send_arrow
+from kafka.spark.encoded_write import binary_list, rows_of, send_arrow
 from kafka.spark.fetch import RangeFetcher
 from kafka.spark.offsets import OffsetRange
 from kafka.spark.record_columns import columns_between
@@ -168,18 +168,6 @@ def _unfinished(futures: List[Any], failures: List[BaseException]) -> List[Any]:
     return pending
 
 
-def _binary_list(column: Any, name: str) -> List[Optional[bytes]]:
-    """A binary or string Arrow column as a list of bytes (None for nulls)."""
-    import pyarrow as pa
-
-    if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
-        column = column.cast(pa.binary())
-    elif not (pa.types.is_binary(column.type) or pa.types.is_large_binary(column.type)):
-        raise errors.IllegalArgumentError("kafkawire: column %s must be binary or string, got %s"
-                                          % (name, column.type))
-    return column.to_pylist()
-
-
 Groups = Optional[Dict[int, List[int]]]
 
 
@@ -238,8 +226,8 @@ def _bulk_groups(batch: Any, topic: str, groups: Groups) -> List[Tuple[str, Opti
                                                                        Optional[List[Any]], Optional[List[Any]]]]:
     """``(topic, partition, values, keys, headers)`` runs for :meth:`KafkaProducer.send_batch`."""
     names = batch.schema.names
-    values = _binary_list(batch.column(names.index("value")), "value")
-    keys = _binary_list(batch.column(names.index("key")), "key") if "key" in names else None
+    values = binary_list(batch.column(names.index("value")), "value")
+    keys = binary_list(batch.column(names.index("key")), "key") if "key" in names else None
     # Both C-level membership tests first: the row-by-row check runs only when both columns have a null.
     if None in values and (keys is None or (None in keys and any(k is None and v is None
                                                                  for k, v in zip(keys, values)))):
