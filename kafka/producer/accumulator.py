@@ -133,7 +133,7 @@ class RecordAccumulator:
     def append_many(self, tp: TopicPartition, records: Sequence[Tuple[int, Optional[bytes], Optional[bytes],
                                                                       Optional[Sequence[Header]]]],
                     sizes: Sequence[int], max_block: float,
-                    placed: Optional[List[Tuple[ProduceResult, int, int]]] = None
+                    placed: Optional[List[Tuple[ProduceResult, int, int]]] = None, reserved: bool = False
                     ) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
         """Add ``records`` (``(timestamp, key, value, headers)``, in order) to ``tp``'s batches.
 
@@ -145,6 +145,10 @@ class RecordAccumulator:
         ``buffer_memory`` is used up. When ``placed`` is given, runs are added
         to it as they are placed, so a caller whose call raised (closed, or
         memory still full after ``max_block``) knows which records were queued.
+
+        ``reserved``: the caller already took the records' bytes from
+        ``buffer_memory`` (see :meth:`reserve`); only the header of each new
+        batch is added, at once, without waiting.
         """
         if placed is None:
             placed = []
@@ -165,8 +169,11 @@ class RecordAccumulator:
                     room = max(self.batch_size, sizes[i] + BATCH_OVERHEAD) - BATCH_OVERHEAD
                 j = fill(sums, i, room)
                 total = sums[j] - sums[i]
-                reserve = total if is_open else total + BATCH_OVERHEAD
-                self._reserve(reserve, max_block)
+                reserve = (0 if reserved else total) + (0 if is_open else BATCH_OVERHEAD)
+                if reserved:
+                    self._used += reserve
+                else:
+                    self._reserve(reserve, max_block)
                 if is_open and last is not None and last.drained != 0.0:
                     # Drained while this thread waited for memory: start a new batch.
                     self._used -= reserve
@@ -209,6 +216,26 @@ class RecordAccumulator:
         if queue is None:
             queue = self._batches[tp] = deque()
         return queue
+
+    def reserve(self, size: int, max_block: float) -> None:
+        """Take ``size`` bytes from ``buffer_memory`` for records not in a batch yet.
+
+        Blocks up to ``max_block`` seconds while the memory is used up, then
+        raises :class:`~kafka.errors.KafkaTimeoutError`. The bytes go to
+        batches through :meth:`append_many` with ``reserved``; what is left
+        over goes back through :meth:`unreserve`.
+        """
+        with self._lock:
+            if self._closed:
+                raise IllegalStateError("the producer is closed")
+            self._reserve(size, max_block)
+
+    def unreserve(self, size: int) -> None:
+        """Give back ``size`` bytes taken by :meth:`reserve` and not used."""
+        if size:
+            with self._lock:
+                self._used -= size
+                self._memory_freed.notify_all()
 
     def _reserve(self, size: int, max_block: float) -> None:
         # Called with the lock held.

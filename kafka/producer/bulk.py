@@ -144,9 +144,15 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
 
 
 def check_can_send(producer: "KafkaProducer", topic: str) -> None:
-    """Raise unless ``producer`` is open and usable and ``topic`` a legal name."""
+    """Raise unless ``producer`` is open and usable and ``topic`` a legal name.
+
+    Records :meth:`~KafkaProducer.send` holds back are then handed over, so
+    that they stay ahead of the records about to be queued.
+    """
     producer._check_can_send()
     check_topic_name(topic)
+    if producer._held:
+        producer._hand_over_held()
 
 
 def check_sizes(producer: "KafkaProducer", sizes: Sequence[int]) -> None:

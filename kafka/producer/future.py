@@ -52,6 +52,9 @@ class ProduceResult:
     __slots__ = ("topic_partition", "base_offset", "log_append_time", "log_start_offset", "error",
                  "_event", "_callbacks", "_lock", "hurried", "on_wait")
 
+    #: False: a batch's result (:class:`kafka.producer.held.HeldRecords` stands in for one before).
+    is_held = False
+
     def __init__(self, topic_partition: TopicPartition) -> None:
         self.topic_partition = topic_partition
         self.base_offset = -1
@@ -140,9 +143,20 @@ class FutureRecordMetadata:
         self._header_size = header_size
 
     def __repr__(self) -> str:
+        result = self._result
+        if result.is_held:
+            return "<FutureRecordMetadata %s held>" % (result.topic,)
         state = "pending" if not self.is_done else ("failed" if self.exception else "done")
         return "<FutureRecordMetadata %s-%d #%d %s>" % (
-            self._result.topic_partition[0], self._result.topic_partition[1], self._index, state)
+            result.topic_partition[0], result.topic_partition[1], self._index, state)
+
+    def _placed(self) -> ProduceResult:
+        """The result of the record's batch; a record the producer still holds back is handed over first."""
+        result = self._result
+        if result.is_held:
+            result.hand_over()
+            result = self._result
+        return result
 
     @property
     def is_done(self) -> bool:
@@ -177,10 +191,11 @@ class FutureRecordMetadata:
 
     def get(self, timeout: Optional[float] = None) -> RecordMetadata:
         """The record's metadata; raises the failure, or KafkaTimeoutError after ``timeout`` s."""
-        if not self._result.wait(timeout):
+        result = self._placed()
+        if not result.wait(timeout):
             raise KafkaTimeoutError("record not acknowledged within %s s" % (timeout,))
-        if self._result.error is not None:
-            raise self._result.error
+        if result.error is not None:
+            raise result.error
         return self._metadata()
 
     def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
@@ -188,7 +203,7 @@ class FutureRecordMetadata:
         def on_done(future: "FutureRecordMetadata") -> None:
             if future._result.error is None:
                 fn(*args, future._metadata(), **kwargs)
-        self._result.on_done(on_done, self)
+        self._placed().on_done(on_done, self)
         return self
 
     def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
@@ -196,7 +211,7 @@ class FutureRecordMetadata:
         def on_done(future: "FutureRecordMetadata") -> None:
             if future._result.error is not None:
                 fn(*args, future._result.error, **kwargs)
-        self._result.on_done(on_done, self)
+        self._placed().on_done(on_done, self)
         return self
 
     def on_completion(self, fn: Callable[[Any], Any], arg: Any) -> "FutureRecordMetadata":
@@ -210,7 +225,7 @@ class FutureRecordMetadata:
         and must not block; there its exceptions are logged, not raised. If
         the record is already done, ``fn`` runs at once in the caller's thread.
         """
-        self._result.on_done(fn, arg)
+        self._placed().on_done(fn, arg)
         return self
 
     def offset_and_timestamp(self) -> Tuple[int, int]:

@@ -25,8 +25,9 @@ from kafka.config_checks import check_config_values
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
+from kafka.producer.held import HeldRecords, place
 from kafka.producer.idempotence import ProducerIdentity
-from kafka.producer.partitioner import DefaultPartitioner, murmur2_unsigned
+from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
@@ -43,6 +44,10 @@ if TYPE_CHECKING:
 _time = time.time
 
 log = logging.getLogger(__name__)
+
+#: Bytes of ``buffer_memory`` a group of held keyed records takes at a time
+#: (at most an eighth of the budget): the group is handed over when they run out.
+_HOLD_CHUNK = 256 * 1024
 
 DEFAULT_CONFIG: Dict[str, Any] = {
     "key_serializer": None,
@@ -209,6 +214,14 @@ class KafkaProducer:
             self._value_serializer is None and self._transactions is None
         self._closed = False
         self._close_lock = threading.Lock()
+        # Keyed records send() holds back for a bulk hand-over (see kafka.producer.held): at most
+        # one open group per topic; _placing orders the hand-overs, _held_lock guards _held.
+        self._held: Dict[str, HeldRecords] = {}
+        self._held_lock = threading.Lock()
+        self._placing = threading.Lock()
+        self._hold_chunk = max(1, min(_HOLD_CHUNK, self.config["buffer_memory"] // 8))
+        if self._keyed_fast:
+            self._sender.turn_hooks.append(self._hand_over_held)
         self._accumulator.wake = self._sender.wakeup
         self._sender.start()
         # One hook per producer: closing this one must leave the others'
@@ -295,6 +308,8 @@ class KafkaProducer:
             sticky = self._sticky_tps.get(topic)
             if sticky is not None and sticky[0] == self._cluster.version and \
                     self._sender.fatal_error is None:
+                if self._held:
+                    self._hand_over_held()  # records sent before this one go first
                 tp = sticky[1]
                 future, full, new_batch = self._accumulator.append(
                     tp, int(_time() * 1000), None, value, None, self._max_block)
@@ -317,13 +332,21 @@ class KafkaProducer:
                     return self._send(topic, value, key, headers, partition, timestamp_ms)  # converts or refuses it
                 size = len(key) + len(value) + extra
                 if size <= self._max_fast_value:
-                    tps = routes[1]
-                    future, full, new_batch = self._accumulator.append(
-                        tps[(murmur2_unsigned(key) & 0x7FFFFFFF) % len(tps)], timestamp_ms, key, value, headers,
-                        self._max_block, size + RECORD_OVERHEAD, header_bytes)
-                    if full or new_batch:
-                        self._batch_event(topic, full, False, routes[2], routes[3])
-                    return future
+                    # Held back for a bulk hand-over, in the topic's open group while it has memory left.
+                    size += RECORD_OVERHEAD
+                    with self._held_lock:
+                        held = self._held.get(topic)
+                        if held is not None and held.credit >= size and held.version == routes[0] and \
+                                not self._closed:
+                            held.credit -= size
+                            future = FutureRecordMetadata(held, -1, timestamp_ms, len(key),  # type: ignore[arg-type]
+                                                          len(value), header_bytes)
+                            held.keys.append(key)
+                            held.records.append((timestamp_ms, key, value, headers))
+                            held.sizes.append(size)
+                            held.futures.append(future)
+                            return future
+                    return self._hold(topic, routes, timestamp_ms, key, value, headers, size, header_bytes)
         elif partition is not None and type(value) is bytes and type(topic) is str:
             routed = self._send_to_partition(topic, value, key, partition, timestamp_ms, headers)
             if routed is not None:
@@ -346,6 +369,8 @@ class KafkaProducer:
             timestamp_ms = int(_time() * 1000)
         elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
             return None
+        if self._held:
+            self._hand_over_held()  # records sent before this one go first
         cached = self._partition_cache.get(topic)
         if cached is None or cached[0] != self._cluster.version:
             return None
@@ -371,6 +396,8 @@ class KafkaProducer:
     def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Header]],
               partition: Optional[int], timestamp_ms: Optional[int]) -> FutureRecordMetadata:
         self._check_can_send()
+        if self._held:
+            self._hand_over_held()  # records sent before this one go first
         if type(topic) is not str or topic not in self._checked_topics:
             check_topic_name(topic)
             self._checked_topics.add(topic)
@@ -440,6 +467,55 @@ class KafkaProducer:
             self._batch_event(topic, full, sticky, all_parts, available)
         return future
 
+    def _hold(self, topic: str, routes: Tuple[int, List[TopicPartition], List[int], List[int]], timestamp_ms: int,
+              key: bytes, value: bytes, headers: Optional[Sequence[Header]], size: int,
+              header_bytes: int) -> FutureRecordMetadata:
+        """Start the topic's next group of held records with this one (send()'s keyed path).
+
+        The group's memory is taken here, so that send() blocks for it as for
+        any record (up to ``max_block_ms``); the full group before it is
+        handed over first, so the sender can free memory meanwhile.
+        """
+        reserved = max(self._hold_chunk, size)
+        while True:
+            self._hand_over_held()
+            self._accumulator.reserve(reserved, self._max_block)
+            with self._held_lock:
+                if topic not in self._held and not self._closed:
+                    held = self._held[topic] = HeldRecords(topic, routes[0], routes[1], reserved,
+                                                           self._hand_over_held)
+                    held.credit -= size
+                    future = FutureRecordMetadata(held, -1, timestamp_ms, len(key), len(value),  # type: ignore[arg-type]
+                                                  header_bytes)
+                    held.keys.append(key)
+                    held.records.append((timestamp_ms, key, value, headers))
+                    held.sizes.append(size)
+                    held.futures.append(future)
+                    break
+            # Another thread started a group for the topic meanwhile, or the producer closed.
+            self._accumulator.unreserve(reserved)
+            self._check_can_send()
+        if threading.current_thread() is not self._sender:
+            self._sender.wakeup()  # its next turn hands the group over, within linger_ms
+        return future
+
+    def _hand_over_held(self) -> None:
+        """Put every held record in its batch, oldest group first (also the sender thread's turn hook)."""
+        if not self._held:  # checked again under the locks
+            return
+        with self._placing:
+            with self._held_lock:
+                if not self._held:
+                    return
+                groups = list(self._held.values())
+                self._held.clear()
+            failure = self._sender.fatal_error
+            full = False
+            for held in groups:
+                full = place(self._accumulator, held, failure) or full
+        if full and threading.current_thread() is not self._sender:
+            self._sender.wakeup()
+
     def _tp(self, topic: str, partition: int) -> TopicPartition:
         """The one TopicPartition kept for ``(topic, partition)``."""
         tp = self._tps.get((topic, partition))
@@ -498,6 +574,8 @@ class KafkaProducer:
         full) thus knows which records were queued before the failure.
         """
         self._check_can_send()
+        if self._held:
+            self._hand_over_held()  # records sent before these go first
         tp = self._tp_to_send(topic, partition)
         self._accumulator.append_many(tp, records, sizes, 0.0, placed)
         if threading.current_thread() is not self._sender:
@@ -583,6 +661,7 @@ class KafkaProducer:
     def flush(self, timeout: Optional[float] = None) -> None:
         """Send everything queued and wait for it; KafkaTimeoutError after ``timeout`` s."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        self._hand_over_held()
         with self.without_linger():
             while True:
                 # Sleeps until batches complete; wakes now and then only to
@@ -605,6 +684,7 @@ class KafkaProducer:
         written them; the response is ignored when it comes). An idempotent
         producer then starts a new epoch, as after any failed batch.
         """
+        self._hand_over_held()
         self._sender.purge(queued, in_flight)
 
     def fatal_error(self) -> Optional[BaseException]:
@@ -641,6 +721,8 @@ class KafkaProducer:
             if self._closed:
                 return
             self._closed = True
+        # send() takes no more records now (it checks _closed under _held_lock): place the held ones.
+        self._hand_over_held()
         atexit.unregister(self._exit_hook)
         deadline = None if timeout is None else time.monotonic() + timeout
         self._sender.initiate_close()

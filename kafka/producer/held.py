@@ -1,0 +1,139 @@
+"""Keyed records that ``send()`` holds back, to hash their keys and fill their batches in bulk.
+
+Hashing one key with murmur2 in Python and appending one record to its
+batch cost about half of a keyed ``send()``. So once a topic's partitions
+are known, ``send()`` only checks a keyed record, takes its bytes from
+``buffer_memory`` and adds it to the topic's :class:`HeldRecords`. The
+producer hands held records over at its sender thread's next turn (or
+sooner: when a group is full, before any other kind of send, and in
+``flush()``, ``close()`` and ``purge()``). The hand-over hashes all the keys
+at once (:mod:`kafka.producer.murmur2_lanes`), sorts the records by
+partition, keeping their order within each, and appends each partition's
+run in one step.
+
+A held record's future points at its group, which answers as a result not
+done yet. Anything that waits for the record, or registers a callback on
+it, first has the group handed over; from then on the future points at its
+batch like any other.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from itertools import repeat
+from typing import Any, Callable, List, Optional, Sequence, Tuple
+
+from kafka.producer.accumulator import RecordAccumulator
+from kafka.producer.future import FutureRecordMetadata, ProduceResult
+from kafka.producer.murmur2_lanes import murmur2_partitions
+from kafka.structs import TopicPartition
+
+__all__ = ["HeldRecords", "place"]
+
+_drain = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
+
+
+class HeldRecords:
+    """Keyed records of one topic accepted by ``send()`` and not in a batch yet.
+
+    ``records`` are the accumulator's ``(timestamp, key, value, headers)``
+    tuples and ``sizes`` their estimated sizes; ``credit`` is what is left of
+    the ``buffer_memory`` bytes taken for the group (``reserved`` in all).
+    ``tps`` are the topic's partitions, in order, as the metadata of
+    ``version`` gave them.
+
+    Also the stand-in :class:`~kafka.producer.future.ProduceResult` of the
+    records' futures until they are placed: not done, no error, and
+    ``hand_over()`` places them.
+    """
+
+    __slots__ = ("topic", "version", "tps", "keys", "records", "sizes", "futures", "reserved", "credit",
+                 "hand_over")
+
+    #: What a future reads from its result; a held record has no outcome yet.
+    is_held = True
+    is_done = False
+    error = None
+
+    def __init__(self, topic: str, version: int, tps: List[TopicPartition], reserved: int,
+                 hand_over: Callable[[], None]) -> None:
+        self.topic = topic
+        self.version = version
+        self.tps = tps
+        self.keys: List[bytes] = []
+        self.records: List[Tuple[int, Optional[bytes], Optional[bytes], Any]] = []
+        self.sizes: List[int] = []
+        self.futures: List[FutureRecordMetadata] = []
+        self.reserved = reserved
+        self.credit = reserved
+        #: Hands every held group of the producer over, this one included.
+        self.hand_over = hand_over
+
+
+def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[BaseException]) -> bool:
+    """Put ``held``'s records in their partitions' batches and bind their futures; True if a batch filled.
+
+    Their memory was reserved when they were held: nothing here waits, and
+    what the group did not use goes back. With ``failure`` (the producer
+    cannot send any more), or when the accumulator refuses a run (it was
+    closed meanwhile), the records not placed fail with that error.
+    """
+    records, futures = held.records, held.futures
+    count = len(records)
+    tps = held.tps
+    if len(tps) == 1:
+        order: Sequence[int] = range(count)
+        runs = [(0, count, 0)]
+    else:
+        parts = murmur2_partitions(held.keys, len(tps))
+        order = sorted(range(count), key=parts.__getitem__)  # stable: keeps each partition's order
+        runs = _runs(parts, order)
+    used = 0
+    full = False
+    sizes = held.sizes
+    try:
+        for start, stop, part in runs:
+            if failure is not None:
+                _fail(futures, order[start:stop], tps[part], failure)
+                continue
+            picked = order[start:stop]
+            placed: List[Tuple[ProduceResult, int, int]] = []
+            try:
+                _, filled = accumulator.append_many(
+                    tps[part], list(map(records.__getitem__, picked)), list(map(sizes.__getitem__, picked)),
+                    0.0, placed, reserved=True)
+                full = full or filled
+            except Exception as exc:  # noqa: BLE001 - the accumulator was closed: the rest fail with it
+                failure = exc
+            at = start
+            for result, first, n in placed:
+                group = list(map(futures.__getitem__, order[at:at + n]))
+                _drain(map(setattr, group, repeat("_result"), repeat(result, n)))
+                _drain(map(setattr, group, repeat("_index"), range(first, first + n)))
+                used += sum(map(sizes.__getitem__, order[at:at + n]))
+                at += n
+            if failure is not None:
+                _fail(futures, order[at:stop], tps[part], failure)
+    finally:
+        accumulator.unreserve(held.reserved - used)
+    return full
+
+
+def _runs(parts: List[int], order: List[int]) -> List[Tuple[int, int, int]]:
+    """``(start, stop, partition)`` of each partition's stretch of ``order`` (records sorted by partition)."""
+    runs = []
+    start = 0
+    for part, n in sorted(Counter(parts).items()):
+        runs.append((start, start + n, part))
+        start += n
+    return runs
+
+
+def _fail(futures: List[FutureRecordMetadata], picked: Sequence[int], tp: TopicPartition,
+          error: BaseException) -> None:
+    """Bind the futures of records that could not be placed to a result failed with ``error``."""
+    if not picked:
+        return
+    result = ProduceResult(tp)
+    result.done(error=error)
+    _drain(map(setattr, map(futures.__getitem__, picked), repeat("_result"), repeat(result)))
