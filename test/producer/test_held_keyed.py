@@ -81,12 +81,17 @@ def test_held_records_leave_within_linger_without_another_call(broker):
     topic = _topic(broker, 3)
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=5) as producer:
         _warm(producer, topic)
-        future = producer.send(topic, b"alone", key=b"k1")
-        # Held by send() (test_partitions_offsets_and_futures_match_murmur2 shows that path is
-        # taken): only the sender thread's turn can hand it over now.
-        got = _read_all(broker, topic, 3, 2, timeout=20)  # nothing here touches the producer
-        assert (b"k1", b"alone") in got[murmur2_partition(b"k1", 3)]
-        assert future.get(10).partition == murmur2_partition(b"k1", 3)
+        held = None
+        for i in range(1000):  # until one is seen held (the sender thread may hand one over at once)
+            future = producer.send(topic, b"alone-%d" % i, key=b"k1")
+            if future._result.is_held:
+                held = (i, future)
+                break
+        assert held is not None
+        # Only the sender thread's turn can hand it over now.
+        got = _read_all(broker, topic, 3, held[0] + 2, timeout=20)  # nothing here touches the producer
+        assert (b"k1", b"alone-%d" % held[0]) in got[murmur2_partition(b"k1", 3)]
+        assert held[1].get(10).partition == murmur2_partition(b"k1", 3)
 
 
 def test_every_other_kind_of_send_stays_behind_the_held_records(broker):
