@@ -145,7 +145,8 @@ class FutureRecordMetadata:
     def __repr__(self) -> str:
         result = self._result
         if result.is_held:
-            return "<FutureRecordMetadata %s held>" % (result.topic,)
+            held: Any = result  # a kafka.producer.held.HeldRecords
+            return "<FutureRecordMetadata %s held>" % (held.topic,)
         state = "pending" if not self.is_done else ("failed" if self.exception else "done")
         return "<FutureRecordMetadata %s-%d #%d %s>" % (
             result.topic_partition[0], result.topic_partition[1], self._index, state)
@@ -154,7 +155,8 @@ class FutureRecordMetadata:
         """The result of the record's batch; a record the producer still holds back is handed over first."""
         result = self._result
         if result.is_held:
-            result.hand_over()
+            held: Any = result  # a kafka.producer.held.HeldRecords
+            held.hand_over()
             result = self._result
         return result
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from itertools import repeat
-from typing import Any, Callable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
@@ -30,7 +30,7 @@ from kafka.structs import TopicPartition
 
 __all__ = ["HeldRecords", "place"]
 
-_drain = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
+_drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
 
 
 class HeldRecords:
