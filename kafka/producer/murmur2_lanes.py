@@ -1,19 +1,25 @@
-"""murmur2 of many keys at once, for :meth:`KafkaProducer.send_batch`.
+"""murmur2 of many keys at once, for :meth:`KafkaProducer.send_batch` and held keyed records.
 
 Hashing one key in Python costs a loop step per 4-byte block (about a
-microsecond and a half for a 30-byte key).  Here the keys of one length are
-hashed together: word ``j`` of every key goes into one lane of a large
-integer, lanes 64 bits apart, and each step of the hash is one arithmetic
-operation on that integer.  A lane holds a 32-bit value, so a multiplication
-by the 32-bit murmur2 constant stays inside its 64 bits and never carries
-into the next lane; the bits a right shift pulls in from the next lane land
-above bit 31 and are masked off like the overflow of the multiplication.
-The integer operations run in C, so the cost per key is a few bytes of
-big-integer work per block instead of a dozen bytecodes.
+microsecond and a half for a 30-byte key).  Here the keys with the same
+number of whole blocks are hashed together: block ``j`` of every key goes
+into one lane of a large integer, lanes 64 bits apart, and each step of the
+hash is one arithmetic operation on that integer.  A lane holds a 32-bit
+value, so a multiplication by the 32-bit murmur2 constant stays inside its
+64 bits and never carries into the next lane; the bits a right shift pulls
+in from the next lane land above bit 31 and are masked off like the
+overflow of the multiplication.  The integer operations run in C, so the
+cost per key is a few bytes of big-integer work per block instead of a
+dozen bytecodes.
 
-The lanes are filled from the joined keys with strided slices (byte ``b``
-of word ``j`` of every key is ``blob[4 * j + b :: length]``) and read back
-with :mod:`struct`: no Python step per key except sorting by length.
+Keys of one block count may differ in length by up to three bytes: each is
+padded with zeros to the same stride, so its last, partial block (zeros
+where the key has no bytes) sits at the same place in every key.  The seed
+(which mixes in the length) and whether that partial block is mixed in at
+all are per lane, set from packed per-key values.  The lanes are filled from
+the joined keys with strided slices (byte ``b`` of block ``j`` of every key
+is ``blob[4 * j + b :: stride]``) and read back with :mod:`struct`: no
+Python step per key.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ from __future__ import annotations
 import struct
 from collections import Counter
 from itertools import repeat
-from operator import mod
+from operator import and_, mod, mul, rshift, xor
 from typing import List, Sequence
 
 from kafka.producer.partitioner import murmur2_partition
@@ -34,30 +40,36 @@ _SEED = 0x9747B28C
 _MIN_LANES = 16
 
 
-def _lane_hashes(blob: bytes, length: int, count: int) -> List[int]:
-    """The unsigned murmur2 of each of the ``count`` keys of ``length`` bytes joined in ``blob``."""
+def _lane_hashes(keys: Sequence[bytes], blocks: int) -> List[int]:
+    """The unsigned murmur2 of each of ``keys``, all of ``blocks`` whole 4-byte blocks, masked to 31 bits."""
+    count = len(keys)
+    stride = 4 * blocks + 4
+    blob = b"".join(map(bytes.ljust, keys, repeat(stride, count), repeat(b"\0", count)))
+    lengths = list(map(len, keys))
+    lanes_of = struct.Struct("<%dQ" % count)
     ones = int.from_bytes(b"\x01\x00\x00\x00\x00\x00\x00\x00" * count, "little")
     mask = ones * 0xFFFFFFFF
     m = _M
-    h = ones * ((_SEED ^ length) & 0xFFFFFFFF)
+    h = int.from_bytes(lanes_of.pack(*map(xor, repeat(_SEED, count), lengths)), "little") & mask
     lanes = bytearray(8 * count)
-    aligned = length & ~3
-    for at in range(0, aligned, 4):
+    for at in range(0, 4 * blocks, 4):
         for b in range(4):
-            lanes[b::8] = blob[at + b::length]
+            lanes[b::8] = blob[at + b::stride]
         k = int.from_bytes(lanes, "little") * m & mask
         k = (k ^ k >> 24) & mask
         h = (h * m & mask) ^ (k * m & mask)
-    rest = length - aligned
-    if rest:
-        lanes = bytearray(8 * count)
-        for b in range(rest):
-            lanes[b::8] = blob[aligned + b::length]
-        h = (h ^ int.from_bytes(lanes, "little")) * m & mask
+    # The partial block, for the lanes whose key has one (1 to 3 bytes; byte 3 is padding).
+    tail = bytearray(8 * count)
+    at = 4 * blocks
+    for b in range(3):
+        tail[b::8] = blob[at + b::stride]
+    partial = int.from_bytes(lanes_of.pack(*map(mul, map(bool, map(and_, lengths, repeat(3, count))),
+                                                repeat(0xFFFFFFFF, count))), "little")
+    h = ((h ^ int.from_bytes(tail, "little")) * m & partial) | (h & (mask ^ partial))
     h = (h ^ h >> 13) & mask
     h = h * m & mask
     h = (h ^ h >> 15) & (ones * 0x7FFFFFFF)
-    return list(struct.unpack("<%dQ" % count, h.to_bytes(8 * count, "little")))
+    return list(lanes_of.unpack(h.to_bytes(8 * count, "little")))
 
 
 def murmur2_partitions(keys: Sequence[bytes], num_partitions: int) -> List[int]:
@@ -65,14 +77,14 @@ def murmur2_partitions(keys: Sequence[bytes], num_partitions: int) -> List[int]:
     n = len(keys)
     if n < _MIN_LANES:
         return [murmur2_partition(key, num_partitions) for key in keys]
-    lengths = list(map(len, keys))
-    order = sorted(range(n), key=lengths.__getitem__)
+    blocks = list(map(rshift, map(len, keys), repeat(2, n)))
+    order = sorted(range(n), key=blocks.__getitem__)
     hashes: List[int] = []
     start = 0
-    for length, count in sorted(Counter(lengths).items()):
+    for count_blocks, count in sorted(Counter(blocks).items()):
         group = order[start:start + count]
         start += count
-        hashes += _lane_hashes(b"".join(map(keys.__getitem__, group)), length, count)
+        hashes += _lane_hashes(list(map(keys.__getitem__, group)), count_blocks)
     # hashes follow ``order``; put them back in the keys' order.
     back = sorted(range(n), key=order.__getitem__)
     return list(map(mod, map(hashes.__getitem__, back), repeat(num_partitions)))
