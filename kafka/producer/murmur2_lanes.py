@@ -25,9 +25,9 @@ Python step per key.
 from __future__ import annotations
 
 import struct
-from collections import Counter
+from bisect import bisect_right
 from itertools import repeat
-from operator import and_, mod, mul, rshift, xor
+from operator import mod, xor
 from typing import List, Sequence
 
 from kafka.producer.partitioner import murmur2_partition
@@ -40,32 +40,44 @@ _SEED = 0x9747B28C
 _MIN_LANES = 16
 
 
-def _lane_hashes(keys: Sequence[bytes], blocks: int) -> List[int]:
-    """The unsigned murmur2 of each of ``keys``, all of ``blocks`` whole 4-byte blocks, masked to 31 bits."""
+def _lane_hashes(keys: Sequence[bytes], lengths: Sequence[int]) -> List[int]:
+    """The unsigned murmur2 of each of ``keys``, masked to 31 bits; ``lengths`` are theirs, in ascending order.
+
+    Step ``j`` mixes block ``j`` into the lanes of keys longer than ``4 j +
+    3`` bytes, mixes it in as the partial last block for keys of ``4 j + 1``
+    to ``4 j + 3`` bytes, and leaves the shorter keys' lanes as they are.
+    Sorted by length, each of the three is a stretch of adjacent lanes, so
+    the choice is made with three range masks.
+    """
     count = len(keys)
-    stride = 4 * blocks + 4
+    longest = lengths[-1]
+    stride = (longest & ~3) + 4
     blob = b"".join(map(bytes.ljust, keys, repeat(stride, count), repeat(b"\0", count)))
-    lengths = list(map(len, keys))
     lanes_of = struct.Struct("<%dQ" % count)
     ones = int.from_bytes(b"\x01\x00\x00\x00\x00\x00\x00\x00" * count, "little")
     mask = ones * 0xFFFFFFFF
     m = _M
     h = int.from_bytes(lanes_of.pack(*map(xor, repeat(_SEED, count), lengths)), "little") & mask
     lanes = bytearray(8 * count)
-    for at in range(0, 4 * blocks, 4):
+    for at in range(0, stride, 4):
+        done = bisect_right(lengths, at)  # keys fully mixed in already
+        if done == count:
+            break
+        partial = bisect_right(lengths, at + 3)  # keys ending inside this block: done..partial
         for b in range(4):
             lanes[b::8] = blob[at + b::stride]
-        k = int.from_bytes(lanes, "little") * m & mask
-        k = (k ^ k >> 24) & mask
-        h = (h * m & mask) ^ (k * m & mask)
-    # The partial block, for the lanes whose key has one (1 to 3 bytes; byte 3 is padding).
-    tail = bytearray(8 * count)
-    at = 4 * blocks
-    for b in range(3):
-        tail[b::8] = blob[at + b::stride]
-    partial = int.from_bytes(lanes_of.pack(*map(mul, map(bool, map(and_, lengths, repeat(3, count))),
-                                                repeat(0xFFFFFFFF, count))), "little")
-    h = ((h ^ int.from_bytes(tail, "little")) * m & partial) | (h & (mask ^ partial))
+        block = int.from_bytes(lanes, "little")
+        whole = mask >> (64 * partial) << (64 * partial)
+        if partial > done:
+            tail = (mask >> (64 * done) << (64 * done)) ^ whole
+            mixed = (h ^ block) * m & tail
+        else:
+            mixed = 0
+        if partial < count:
+            k = block * m & whole
+            k = (k ^ k >> 24) & whole
+            mixed |= (h * m & whole) ^ (k * m & whole)
+        h = (h & (mask ^ (mask >> (64 * done) << (64 * done)))) | mixed
     h = (h ^ h >> 13) & mask
     h = h * m & mask
     h = (h ^ h >> 15) & (ones * 0x7FFFFFFF)
@@ -77,14 +89,9 @@ def murmur2_partitions(keys: Sequence[bytes], num_partitions: int) -> List[int]:
     n = len(keys)
     if n < _MIN_LANES:
         return [murmur2_partition(key, num_partitions) for key in keys]
-    blocks = list(map(rshift, map(len, keys), repeat(2, n)))
-    order = sorted(range(n), key=blocks.__getitem__)
-    hashes: List[int] = []
-    start = 0
-    for count_blocks, count in sorted(Counter(blocks).items()):
-        group = order[start:start + count]
-        start += count
-        hashes += _lane_hashes(list(map(keys.__getitem__, group)), count_blocks)
+    lengths = list(map(len, keys))
+    order = sorted(range(n), key=lengths.__getitem__)
+    hashes = _lane_hashes(list(map(keys.__getitem__, order)), list(map(lengths.__getitem__, order)))
     # hashes follow ``order``; put them back in the keys' order.
     back = sorted(range(n), key=order.__getitem__)
     return list(map(mod, map(hashes.__getitem__, back), repeat(num_partitions)))
