@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter, deque
 from itertools import repeat
+from operator import itemgetter
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 from kafka.producer.accumulator import RecordAccumulator
@@ -47,7 +48,7 @@ class HeldRecords:
     ``hand_over()`` places them.
     """
 
-    __slots__ = ("topic", "version", "tps", "keys", "records", "sizes", "futures", "reserved", "credit",
+    __slots__ = ("topic", "version", "tps", "records", "sizes", "futures", "reserved", "credit",
                  "hand_over")
 
     #: What a future reads from its result; a held record has no outcome yet.
@@ -60,7 +61,6 @@ class HeldRecords:
         self.topic = topic
         self.version = version
         self.tps = tps
-        self.keys: List[bytes] = []
         self.records: List[Tuple[int, Optional[bytes], Optional[bytes], Any]] = []
         self.sizes: List[int] = []
         self.futures: List[FutureRecordMetadata] = []
@@ -85,7 +85,7 @@ def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[B
         order: Sequence[int] = range(count)
         runs = [(0, count, 0)]
     else:
-        parts = murmur2_partitions(held.keys, len(tps))
+        parts = murmur2_partitions(list(map(itemgetter(1), records)), len(tps))
         order = sorted(range(count), key=parts.__getitem__)  # stable: keeps each partition's order
         runs = _runs(parts, order)
     used = 0

@@ -341,7 +341,6 @@ class KafkaProducer:
                             held.credit -= size
                             future = FutureRecordMetadata(held, -1, timestamp_ms, len(key),  # type: ignore[arg-type]
                                                           len(value), header_bytes)
-                            held.keys.append(key)
                             held.records.append((timestamp_ms, key, value, headers))
                             held.sizes.append(size)
                             held.futures.append(future)
@@ -487,7 +486,6 @@ class KafkaProducer:
                     held.credit -= size
                     future = FutureRecordMetadata(held, -1, timestamp_ms, len(key), len(value),  # type: ignore[arg-type]
                                                   header_bytes)
-                    held.keys.append(key)
                     held.records.append((timestamp_ms, key, value, headers))
                     held.sizes.append(size)
                     held.futures.append(future)
