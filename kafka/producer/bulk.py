@@ -152,7 +152,7 @@ def check_can_send(producer: "KafkaProducer", topic: str) -> None:
     producer._check_can_send()
     check_topic_name(topic)
     if producer._held:
-        producer._hand_over_held()
+        producer._hand_over_topic(topic)
 
 
 def check_sizes(producer: "KafkaProducer", sizes: Sequence[int]) -> None:

@@ -27,7 +27,7 @@ from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.held import HeldRecords, place
 from kafka.producer.idempotence import ProducerIdentity
-from kafka.producer.partitioner import DefaultPartitioner
+from kafka.producer.partitioner import DefaultPartitioner, murmur2_unsigned
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
@@ -48,6 +48,14 @@ log = logging.getLogger(__name__)
 #: Bytes of ``buffer_memory`` a group of held keyed records takes at a time
 #: (at most an eighth of the budget): the group is handed over when they run out.
 _HOLD_CHUNK = 256 * 1024
+
+#: A topic whose held group is handed over with fewer records than this,
+#: because a record of another kind came, stops holding its keyed records.
+_MIN_HELD_RUN = 64
+
+#: send()'s keyed fast path for a topic: (metadata version, the TopicPartition of each partition in
+#: order, partitions, available partitions, whether its keyed records are held back).
+_KeyRoutes = Tuple[int, List[TopicPartition], List[int], List[int], bool]
 
 DEFAULT_CONFIG: Dict[str, Any] = {
     "key_serializer": None,
@@ -200,10 +208,9 @@ class KafkaProducer:
         self._tps: Dict[Tuple[str, int], TopicPartition] = {}
         # topic -> (metadata version, sticky partition, partitions, available partitions)
         self._sticky_tps: Dict[str, Tuple[int, TopicPartition, List[int], List[int]]] = {}
-        # topic -> (metadata version, TopicPartition of each partition in order, partitions, available
-        # partitions), for send()'s keyed fast path; filled by _send only when murmur2 of the key bytes
-        # alone places a record (see _keyed_fast).
-        self._key_routes: Dict[str, Tuple[int, List[TopicPartition], List[int], List[int]]] = {}
+        # topic -> _KeyRoutes, for send()'s keyed fast path; filled by _send only when murmur2 of the key
+        # bytes alone places a record (see _keyed_fast).
+        self._key_routes: Dict[str, _KeyRoutes] = {}
         self._transactions: Optional[TransactionManager] = None
         if self.config["transactional_id"] is not None:
             assert self._identity is not None
@@ -309,7 +316,7 @@ class KafkaProducer:
             if sticky is not None and sticky[0] == self._cluster.version and \
                     self._sender.fatal_error is None:
                 if self._held:
-                    self._hand_over_held()  # records sent before this one go first
+                    self._hand_over_topic(topic)  # records sent before this one go first
                 tp = sticky[1]
                 future, full, new_batch = self._accumulator.append(
                     tp, int(_time() * 1000), None, value, None, self._max_block)
@@ -331,6 +338,18 @@ class KafkaProducer:
                 elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
                     return self._send(topic, value, key, headers, partition, timestamp_ms)  # converts or refuses it
                 size = len(key) + len(value) + extra
+                if size <= self._max_fast_value and not routes[4]:
+                    # The topic's records of other kinds come in between keyed ones: no holding
+                    # (a group another thread started just before that was found goes first).
+                    if self._held:
+                        self._hand_over_topic(topic)
+                    tps = routes[1]
+                    future, full, new_batch = self._accumulator.append(
+                        tps[(murmur2_unsigned(key) & 0x7FFFFFFF) % len(tps)], timestamp_ms, key, value, headers,
+                        self._max_block, size + RECORD_OVERHEAD, header_bytes)
+                    if full or new_batch:
+                        self._batch_event(topic, full, False, routes[2], routes[3])
+                    return future
                 if size <= self._max_fast_value:
                     # Held back for a bulk hand-over, in the topic's open group while it has memory left.
                     size += RECORD_OVERHEAD
@@ -369,7 +388,7 @@ class KafkaProducer:
         elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
             return None
         if self._held:
-            self._hand_over_held()  # records sent before this one go first
+            self._hand_over_topic(topic)  # records sent before this one go first
         cached = self._partition_cache.get(topic)
         if cached is None or cached[0] != self._cluster.version:
             return None
@@ -395,8 +414,8 @@ class KafkaProducer:
     def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Header]],
               partition: Optional[int], timestamp_ms: Optional[int]) -> FutureRecordMetadata:
         self._check_can_send()
-        if self._held:
-            self._hand_over_held()  # records sent before this one go first
+        if self._held and type(topic) is str:
+            self._hand_over_topic(topic)  # records sent before this one go first
         if type(topic) is not str or topic not in self._checked_topics:
             check_topic_name(topic)
             self._checked_topics.add(topic)
@@ -457,7 +476,7 @@ class KafkaProducer:
             self._sticky_tps[topic] = (version, tp, all_parts, available)
         elif keyed:
             # Let the keyed fast path in send() route the topic's next keyed records.
-            self._key_routes[topic] = (version, [self._tp(topic, p) for p in all_parts], all_parts, available)
+            self._key_routes[topic] = (version, [self._tp(topic, p) for p in all_parts], all_parts, available, True)
         left = self._max_block - (time.monotonic() - started)
         future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers,
                                                            left if left > 0 else 0.0, size + RECORD_OVERHEAD,
@@ -466,7 +485,7 @@ class KafkaProducer:
             self._batch_event(topic, full, sticky, all_parts, available)
         return future
 
-    def _hold(self, topic: str, routes: Tuple[int, List[TopicPartition], List[int], List[int]], timestamp_ms: int,
+    def _hold(self, topic: str, routes: "_KeyRoutes", timestamp_ms: int,
               key: bytes, value: bytes, headers: Optional[Sequence[Header]], size: int,
               header_bytes: int) -> FutureRecordMetadata:
         """Start the topic's next group of held records with this one (send()'s keyed path).
@@ -497,16 +516,38 @@ class KafkaProducer:
             self._sender.wakeup()  # its next turn hands the group over, within linger_ms
         return future
 
-    def _hand_over_held(self) -> None:
-        """Put every held record in its batch, oldest group first (also the sender thread's turn hook)."""
+    def _hand_over_topic(self, topic: str) -> None:
+        """Hand ``topic``'s held records over before a record of another kind is queued for it.
+
+        Their order within each partition is kept so. When the group is
+        short, the topic's records of other kinds come in between keyed ones
+        so often that holding costs more than it saves: its keyed records go
+        straight to their batches until the metadata changes.
+        """
+        held = self._held.get(topic)
+        if held is None:
+            return
+        if len(held.records) < _MIN_HELD_RUN:
+            routes = self._key_routes.get(topic)
+            if routes is not None and routes[4]:
+                self._key_routes[topic] = routes[:4] + (False,)
+        self._hand_over_held(topic)
+
+    def _hand_over_held(self, topic: Optional[str] = None) -> None:
+        """Put the held records (only ``topic``'s when given) in their batches, oldest group first.
+
+        Also the sender thread's turn hook.
+        """
         if not self._held:  # checked again under the locks
             return
         with self._placing:
             with self._held_lock:
-                if not self._held:
-                    return
-                groups = list(self._held.values())
-                self._held.clear()
+                if topic is None:
+                    groups = list(self._held.values())
+                    self._held.clear()
+                else:
+                    one = self._held.pop(topic, None)
+                    groups = [one] if one is not None else []
             failure = self._sender.fatal_error
             full = False
             for held in groups:
@@ -573,7 +614,7 @@ class KafkaProducer:
         """
         self._check_can_send()
         if self._held:
-            self._hand_over_held()  # records sent before these go first
+            self._hand_over_topic(topic)  # records sent before these go first
         tp = self._tp_to_send(topic, partition)
         self._accumulator.append_many(tp, records, sizes, 0.0, placed)
         if threading.current_thread() is not self._sender:

@@ -133,8 +133,11 @@ def test_keyless_records_stay_behind_held_keyed_records(broker):
         for i in range(300):
             producer.send(topic, b"%d" % i, key=b"k" if i % 2 else None)
         producer.flush(30)
-    got = _read_all(broker, topic, 1, 302)[0]
-    assert [value for _, value in got[2:]] == [b"%d" % i for i in range(300)]
+        # Keyless records came between keyed ones all the time: the topic stopped holding them.
+        assert producer._key_routes[topic][4] is False
+        assert not producer.send(topic, b"direct", key=b"k")._result.is_held
+    got = _read_all(broker, topic, 1, 303)[0]
+    assert [value for _, value in got[2:302]] == [b"%d" % i for i in range(300)]
 
 
 def test_close_delivers_held_records(broker):
