@@ -188,7 +188,10 @@ class KafkaProducer:
         explicit = self.config["enable_idempotence"] is True or self.config["transactional_id"] is not None
         self._identity = ProducerIdentity(self.config["transactional_id"], self.config["transaction_timeout_ms"],
                                           required=explicit) if self._idempotent else None
-        guarantee_order = self._idempotent is False and self.config["max_in_flight_requests_per_connection"] == 1
+        # One request in flight: one batch per partition at a time, idempotent or not (as the Java client
+        # does). A partition's next batch could otherwise go to a new leader while the batch before it is
+        # still in flight to the old one; only a broker's sequence check would then restore the order.
+        guarantee_order = self.config["max_in_flight_requests_per_connection"] == 1
         self._sender = Sender(
             self._client, self._accumulator, acks=self._acks, retries=self.config["retries"],
             request_timeout_ms=self.config["request_timeout_ms"], max_request_size=self.config["max_request_size"],
