@@ -14,7 +14,8 @@ What the librdkafka mock (2.16) does, read in its source:
   an idempotent producer with 5 requests in flight in order; the mock takes
   it. So the run with 5 requests in flight is transactional (the mock then
   checks sequences as a broker does), and the plain idempotent run uses one
-  request in flight per connection.
+  request in flight, which keeps one batch per partition in flight (leader
+  moves included).
 - For a transactional batch whose base sequence falls inside the window of
   the partition's last 5 appends, the mock answers success with base offset
   -1 and writes nothing (the ``is_dup`` path of
