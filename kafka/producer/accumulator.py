@@ -21,7 +21,7 @@ from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch
 from kafka.producer.bulk_runs import fill, prefix_sums
-from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
+from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.structs import TopicPartition
 
@@ -103,12 +103,22 @@ class RecordAccumulator:
                 if last.drained == 0.0:
                     if last.size + size <= last.max_size and self._used + size <= self.buffer_memory:
                         self._used += size
-                        records = last.records
-                        records.append((timestamp, key, value, headers))
                         last.size += size
                         last.memory += size
                         future: Optional[FutureRecordMetadata]
-                        future = FutureRecordMetadata(last.result, len(records) - 1, timestamp,
+                        values = last.values
+                        if values is not None and key is None and headers is None:
+                            last.stamps.append(timestamp)  # type: ignore[union-attr]
+                            values.append(value)
+                            if COMPACT_FUTURES:
+                                return ValueRecordFuture(last.result, len(values) - 1), \
+                                    last.size >= last.max_size, False
+                            index = len(values) - 1
+                        else:
+                            records = last.record_list()
+                            records.append((timestamp, key, value, headers))
+                            index = len(records) - 1
+                        future = FutureRecordMetadata(last.result, index, timestamp,
                                                       len(key) if key else -1, len(value) if value else -1,
                                                       header_bytes)
                         return future, last.size >= last.max_size, False
@@ -177,8 +187,8 @@ class RecordAccumulator:
                     last.memory = BATCH_OVERHEAD
                     queue.append(last)
                 assert last is not None
-                placed.append((last.result, len(last.records), j - i))
-                last.records.extend(records[i:j])
+                placed.append((last.result, last.record_count, j - i))
+                last.record_list().extend(records[i:j])
                 last.size += total
                 last.memory += total
                 if last.size >= last.max_size:

@@ -17,12 +17,12 @@ same bytes (test/record/test_record_encoding.py checks it, on CPython too).
 from __future__ import annotations
 
 import time
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from kafka.record.record import Header
 from kafka.record.varint import VARINT_TABLE, VARINT_TABLE_SIZE, encode_varint
 
-__all__ = ["Record", "append_records", "join_records", "encode_general", "now_ms", "bytes_builder"]
+__all__ = ["Record", "append_records", "append_values", "join_records", "encode_general", "now_ms", "bytes_builder"]
 
 #: A record as the producer keeps it: ``(timestamp, key, value, headers)``.
 Record = Tuple[Optional[int], Optional[bytes], Optional[bytes], Optional[Sequence[Header]]]
@@ -90,7 +90,7 @@ def encode_general(tsv: bytes, odv: bytes, key: Optional[bytes], value: Optional
     return varint(len(body)) + body
 
 
-def join_records(records: Sequence[Record], delta: int, base_ts: Optional[int],
+def join_records(records: Iterable[Record], delta: int, base_ts: Optional[int],
                  max_ts: int) -> Tuple[bytes, int, Optional[int], int]:
     """The encoding of ``records``, and the state :func:`append_records` returns; the CPython loop.
 
@@ -175,6 +175,45 @@ def append_records(records: Sequence[Record], delta: int, base_ts: Optional[int]
             append(odv)
             append(kv)
             append(key)
+        append(vv)
+        append(value)
+        append(b"\x00")
+    return delta, base_ts, max_ts
+
+
+def append_values(stamps: Sequence[int], values: Sequence[Optional[bytes]], delta: int, base_ts: Optional[int],
+                  max_ts: int, append: Callable[[bytes], object]) -> Tuple[int, Optional[int], int]:
+    """:func:`append_records` for records without key and headers, given as two columns; the PyPy loop.
+
+    ``stamps[i]`` and ``values[i]`` are record i's timestamp and value (the
+    producer keeps a batch of such records this way, see
+    :class:`~kafka.producer.batch.ProducerBatch`). A value other than bytes
+    goes through :func:`append_records`.
+    """
+    table, table_size = VARINT_TABLE, VARINT_TABLE_SIZE
+    for i in range(len(values)):
+        timestamp = stamps[i]
+        value = values[i]
+        if type(value) is not bytes or timestamp is None:
+            delta, base_ts, max_ts = append_records(((timestamp, None, value, None),), delta, base_ts, max_ts,
+                                                    append)
+            continue
+        if base_ts is None:
+            base_ts = max_ts = timestamp
+        elif timestamp > max_ts:
+            max_ts = timestamp
+        ts_delta = timestamp - base_ts
+        tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
+        odv = table[delta] if delta < table_size else encode_varint(delta)
+        delta += 1
+        vlen = len(value)
+        vv = table[vlen] if vlen < table_size else encode_varint(vlen)
+        size = 3 + len(tsv) + len(odv) + len(vv) + vlen
+        append(table[size] if size < table_size else encode_varint(size))
+        append(b"\x00")
+        append(tsv)
+        append(odv)
+        append(b"\x01")
         append(vv)
         append(value)
         append(b"\x00")
