@@ -12,6 +12,7 @@ until batches complete, up to ``max_block_ms``, then raises
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections import deque
@@ -24,6 +25,21 @@ from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.structs import TopicPartition
+
+
+#: Whether this is PyPy (see :func:`new_lock`).
+PYPY = sys.implementation.name == "pypy"
+
+
+def new_lock() -> "threading.Lock":
+    """The accumulator's lock, taken once per record appended: a ``threading.RLock`` on PyPy, a ``Lock`` elsewhere.
+
+    On PyPy an uncontended acquire and release of an RLock costs about a
+    third of a Lock's (45 against 140 ns), and a Lock taken in the compiled
+    append allocates on every call. Nothing here takes the lock twice in
+    one thread, so reentrancy changes nothing; conditions work on both.
+    """
+    return threading.RLock() if PYPY else threading.Lock()  # type: ignore[return-value]
 
 
 class RecordAccumulator:
@@ -44,7 +60,7 @@ class RecordAccumulator:
         self.retry_backoff = retry_backoff_ms / 1000.0
         self.delivery_timeout = delivery_timeout_ms / 1000.0
         self._batches: Dict[TopicPartition, Deque[ProducerBatch]] = {}
-        self._lock = threading.Lock()
+        self._lock = new_lock()
         self._memory_freed = threading.Condition(self._lock)
         # Notified whenever a batch completes (see wait_for_completion).
         self._batch_completed = threading.Condition(self._lock)
