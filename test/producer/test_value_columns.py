@@ -11,8 +11,6 @@ runs them too.
 
 from __future__ import annotations
 
-from typing import List
-
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,6 +23,7 @@ from kafka.producer.future import FutureRecordMetadata, ValueRecordFuture
 from kafka.record import batch as record_batch_module
 from kafka.record.batch import RecordBatch, RecordBatchBuilder
 from kafka.structs import TopicPartition
+from test.support.builders import ListBuilder
 
 TP = TopicPartition("t", 0)
 
@@ -34,17 +33,6 @@ keyed = st.tuples(stamps, st.binary(max_size=20), st.binary(max_size=50),
                   st.none() | st.lists(st.tuples(st.text(max_size=5), st.none() | st.binary(max_size=5)), max_size=2))
 # Each entry: a key-less, header-less record (2-tuple) or any other (4-tuple).
 mixed = st.lists(plain | keyed, min_size=1, max_size=30)
-
-
-class ListBuilder:
-    """PyPy's BytesBuilder interface over a list, to run the PyPy record loops on CPython."""
-
-    def __init__(self) -> None:
-        self.parts: List[bytes] = []
-        self.append = self.parts.append
-
-    def build(self) -> bytes:
-        return b"".join(self.parts)
 
 
 def _as_record(entry):
