@@ -13,7 +13,6 @@ import contextlib
 import copy
 import functools
 import logging
-import sys
 import threading
 import time
 import weakref
@@ -58,20 +57,13 @@ _MIN_HELD_RUN = 64
 #: order, partitions, available partitions, whether its keyed records are held back).
 _KeyRoutes = Tuple[int, List[TopicPartition], List[int], List[int], bool]
 
-#: ``batch_size`` unless given: 256 KiB, and on PyPy 1,000,000 bytes (librdkafka's default). The
-#: sender's work per batch (draining, framing the request, reading the response) runs far less often
-#: than once per record, too rarely for PyPy's JIT to compile it within a run of a few million
-#: records; interpreted it costs about 2 ms per batch, so there a batch of 256 KiB of 100-byte
-#: records bounds the producer near 400k records/s, and one of 1 MB near twice that.
-DEFAULT_BATCH_SIZE = 1_000_000 if sys.implementation.name == "pypy" else 262144
-
 DEFAULT_CONFIG: Dict[str, Any] = {
     "key_serializer": None,
     "value_serializer": None,
     "acks": "all",
     "compression_type": None,
     "retries": 2147483647,
-    "batch_size": DEFAULT_BATCH_SIZE,
+    "batch_size": 262144,
     "linger_ms": 5,
     "partitioner": None,
     "buffer_memory": 32 * 1024 * 1024,
@@ -131,11 +123,10 @@ class KafkaProducer:
     ``transactional_id``, ``retry_backoff_ms`` and the security settings of
     :class:`~kafka.client.routing.RoutingClient`.
 
-    ``batch_size`` defaults to 256 KiB (1,000,000 bytes on PyPy, see
-    ``DEFAULT_BATCH_SIZE``), not kafka-python's 16 KiB: a batch holds only
-    the records appended to it (nothing is allocated up front), so the
-    larger cap costs nothing on quiet partitions, while on a busy one it
-    cuts the per-request work that bounds a Python producer's throughput.
+    ``batch_size`` defaults to 256 KiB, not kafka-python's 16 KiB: a batch
+    holds only the records appended to it (nothing is allocated up front),
+    so the larger cap costs nothing on quiet partitions, while on a busy one
+    it cuts the per-request work that bounds a Python producer's throughput.
     Records still leave after ``linger_ms`` (5 ms) whatever the batch size.
 
     ``acks`` defaults to ``'all'`` and idempotence is then on by default,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 import time
 import uuid
 
@@ -11,7 +10,6 @@ import pytest
 from kafka import direct, errors
 from kafka.conn.blocking import BlockingConnection
 from kafka.producer import KafkaProducer
-from kafka.producer.kafka import DEFAULT_CONFIG
 from kafka.producer.partitioner import murmur2, murmur2_partition
 
 CODECS = [None, "gzip", "snappy", "lz4", "zstd"]
@@ -323,8 +321,3 @@ def test_records_read_back_identically_by_kcat(mock_cluster, codec):
     got = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
     assert [(g["key"].encode(), g["payload"].encode(), g["headers"], g["ts"]) for g in got] == \
         [(k, v, ["n", h[0][1].decode()], ts) for k, v, h, ts in sent]
-
-
-def test_the_default_batch_size_is_larger_on_pypy():
-    pypy = sys.implementation.name == "pypy"
-    assert DEFAULT_CONFIG["batch_size"] == (1_000_000 if pypy else 262144)
