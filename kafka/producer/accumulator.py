@@ -12,6 +12,7 @@ until batches complete, up to ``max_block_ms``, then raises
 
 from __future__ import annotations
 
+import sys
 import threading
 import time
 from collections import deque
@@ -21,9 +22,24 @@ from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch
 from kafka.producer.bulk_runs import fill, prefix_sums
-from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
+from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.structs import TopicPartition
+
+
+#: Whether this is PyPy (see :func:`new_lock`).
+PYPY = sys.implementation.name == "pypy"
+
+
+def new_lock() -> "threading.Lock":
+    """The accumulator's lock, taken once per record appended: a ``threading.RLock`` on PyPy, a ``Lock`` elsewhere.
+
+    On PyPy an uncontended acquire and release of an RLock costs about a
+    third of a Lock's (45 against 140 ns), and a Lock taken in the compiled
+    append allocates on every call. Nothing here takes the lock twice in
+    one thread, so reentrancy changes nothing; conditions work on both.
+    """
+    return threading.RLock() if PYPY else threading.Lock()  # type: ignore[return-value]
 
 
 class RecordAccumulator:
@@ -44,7 +60,7 @@ class RecordAccumulator:
         self.retry_backoff = retry_backoff_ms / 1000.0
         self.delivery_timeout = delivery_timeout_ms / 1000.0
         self._batches: Dict[TopicPartition, Deque[ProducerBatch]] = {}
-        self._lock = threading.Lock()
+        self._lock = new_lock()
         self._memory_freed = threading.Condition(self._lock)
         # Notified whenever a batch completes (see wait_for_completion).
         self._batch_completed = threading.Condition(self._lock)
@@ -103,12 +119,22 @@ class RecordAccumulator:
                 if last.drained == 0.0:
                     if last.size + size <= last.max_size and self._used + size <= self.buffer_memory:
                         self._used += size
-                        records = last.records
-                        records.append((timestamp, key, value, headers))
                         last.size += size
                         last.memory += size
                         future: Optional[FutureRecordMetadata]
-                        future = FutureRecordMetadata(last.result, len(records) - 1, timestamp,
+                        values = last.values
+                        if values is not None and key is None and headers is None:
+                            last.stamps.append(timestamp)  # type: ignore[union-attr]
+                            values.append(value)
+                            if COMPACT_FUTURES:
+                                return ValueRecordFuture(last.result, len(values) - 1), \
+                                    last.size >= last.max_size, False
+                            index = len(values) - 1
+                        else:
+                            records = last.record_list()
+                            records.append((timestamp, key, value, headers))
+                            index = len(records) - 1
+                        future = FutureRecordMetadata(last.result, index, timestamp,
                                                       len(key) if key else -1, len(value) if value else -1,
                                                       header_bytes)
                         return future, last.size >= last.max_size, False
@@ -184,8 +210,8 @@ class RecordAccumulator:
                     last.memory = BATCH_OVERHEAD
                     queue.append(last)
                 assert last is not None
-                placed.append((last.result, len(last.records), j - i))
-                last.records.extend(records[i:j])
+                placed.append((last.result, last.record_count, j - i))
+                last.record_list().extend(records[i:j])
                 last.size += total
                 last.memory += total
                 if last.size >= last.max_size:

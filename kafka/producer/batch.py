@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, List, Optional, Sequence, Tuple
+from itertools import repeat
+from typing import List, Optional, Sequence, Tuple
 
-from kafka.producer.future import FutureRecordMetadata, ProduceResult, header_size
+from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_size
+from kafka.record.record_encoding import Record
 from kafka.structs import TopicPartition
 
 #: The v2 batch header.
@@ -20,19 +22,32 @@ __all__ = ["BATCH_OVERHEAD", "Header", "ProducerBatch", "estimate_record_size"]
 class ProducerBatch:
     """Records for one partition and their shared :class:`ProduceResult`.
 
-    Records are kept as tuples and encoded only when the batch is sent; the
-    encoded bytes are kept so a retry resends exactly the same batch (same
-    producer id, epoch and sequence).
+    Records are kept as they came and encoded only when the batch is sent;
+    the encoded bytes are kept so a retry resends exactly the same batch
+    (same producer id, epoch and sequence).
+
+    While every record of the batch has neither key nor headers (the common
+    ``send(topic, value)``), they are kept as two columns, ``stamps`` and
+    ``values``: two list slots per record instead of a tuple and its boxed
+    timestamp, which on PyPy the garbage collector had to copy and trace
+    for every record still queued or in flight. The first other record
+    turns the batch into ``(timestamp, key, value, headers)`` tuples in
+    ``records`` (:meth:`record_list`), in order; ``stamps`` and ``values``
+    are None from then on.
     """
 
-    __slots__ = ("topic_partition", "created", "records", "size", "max_size", "result", "attempts",
-                 "last_attempt", "drained", "base_sequence", "producer_id", "producer_epoch", "encoded",
+    __slots__ = ("topic_partition", "created", "records", "stamps", "values", "size", "max_size", "result",
+                 "attempts", "last_attempt", "drained", "base_sequence", "producer_id", "producer_epoch", "encoded",
                  "in_retry", "memory", "transactional", "purged")
 
     def __init__(self, tp: TopicPartition, created: float, max_size: int) -> None:
         self.topic_partition = tp
         self.created = created
-        self.records: List[Tuple[int, Optional[bytes], Optional[bytes], Any]] = []
+        #: The records as tuples, once the batch holds one with a key or headers (empty until then).
+        self.records: List[Record] = []
+        #: Timestamps and values of the records while none has a key or headers; None after.
+        self.stamps: Optional[List[int]] = []
+        self.values: Optional[List[Optional[bytes]]] = []
         self.size = BATCH_OVERHEAD
         self.max_size = max_size
         self.result = ProduceResult(tp)
@@ -50,12 +65,35 @@ class ProducerBatch:
 
     def __repr__(self) -> str:
         return "<ProducerBatch %s-%d records=%d seq=%d attempts=%d>" % (
-            self.topic_partition[0], self.topic_partition[1], len(self.records), self.base_sequence, self.attempts)
+            self.topic_partition[0], self.topic_partition[1], self.record_count, self.base_sequence, self.attempts)
 
     @property
     def record_count(self) -> int:
         """Records in the batch."""
-        return len(self.records)
+        values = self.values
+        return len(self.records) if values is None else len(values)
+
+    def record_list(self) -> List[Record]:
+        """The records as ``(timestamp, key, value, headers)`` tuples, to append more to (no columns after)."""
+        if self.values is not None:
+            self.records = self.record_tuples()
+            self._keep_value_columns()
+            self.stamps = self.values = None
+        return self.records
+
+    def record_tuples(self) -> List[Record]:
+        """A copy of the records as ``(timestamp, key, value, headers)`` tuples (the batch is unchanged)."""
+        if self.values is not None:
+            assert self.stamps is not None
+            return list(zip(self.stamps, repeat(None), self.values, repeat(None)))
+        return list(self.records)
+
+    def _keep_value_columns(self) -> None:
+        """Give the result the timestamps and value sizes of the records kept as columns (their futures')."""
+        values = self.values
+        if values and COMPACT_FUTURES:
+            self.result.stamps = self.stamps
+            self.result.value_sizes = [len(v) if v else -1 for v in values]  # as FutureRecordMetadata counts
 
     def try_append(self, timestamp: int, key: Optional[bytes], value: Optional[bytes],
                    headers: Optional[Sequence[Header]], size: int) -> Optional[FutureRecordMetadata]:
@@ -64,11 +102,19 @@ class ProducerBatch:
         The first record always fits, whatever its size (the broker decides
         whether it is too large).
         """
-        if self.records and self.size + size > self.max_size:
+        index = self.record_count
+        if index and self.size + size > self.max_size:
             return None
-        index = len(self.records)
-        self.records.append((timestamp, key, value, headers))
-        self.size += size
+        values = self.values
+        if values is not None and key is None and headers is None:
+            self.stamps.append(timestamp)  # type: ignore[union-attr]
+            values.append(value)
+            self.size += size
+            if COMPACT_FUTURES:
+                return ValueRecordFuture(self.result, index)
+        else:
+            self.record_list().append((timestamp, key, value, headers))
+            self.size += size
         return FutureRecordMetadata(self.result, index, timestamp, len(key) if key else -1,
                                     len(value) if value else -1, header_size(headers))
 
@@ -83,13 +129,21 @@ class ProducerBatch:
                 compression_type=compression_type, is_transactional=self.transactional,
                 producer_id=self.producer_id, producer_epoch=self.producer_epoch,
                 base_sequence=self.base_sequence, batch_size=0x7FFFFFFF)
-            builder.extend(self.records)
+            if self.values is not None:
+                assert self.stamps is not None
+                builder.extend_values(self.stamps, self.values)
+            else:
+                builder.extend(self.records)
             self.encoded = builder.build()
         return self.encoded
 
     def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,
              error: Optional[BaseException] = None) -> None:
         """Complete every record of the batch."""
-        self.records = []  # free memory early; futures keep only sizes
+        if self.values is not None:
+            self._keep_value_columns()
+        # Free memory early; futures keep only sizes.
+        self.records = []
+        self.stamps, self.values = [], []
         self.encoded = None
         self.result.done(base_offset, log_append_time, log_start_offset, error)

@@ -10,6 +10,7 @@ one event, not a thousand futures.
 from __future__ import annotations
 
 import logging
+import sys
 import threading
 from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
@@ -50,7 +51,7 @@ class ProduceResult:
     """The outcome of one batch: base offset and log-append time, or an error."""
 
     __slots__ = ("topic_partition", "base_offset", "log_append_time", "log_start_offset", "error",
-                 "_event", "_callbacks", "_lock", "hurried", "on_wait")
+                 "_event", "_callbacks", "_lock", "hurried", "on_wait", "stamps", "value_sizes")
 
     #: False: a batch's result (:class:`kafka.producer.held.HeldRecords` stands in for one before).
     is_held = False
@@ -68,6 +69,10 @@ class ProduceResult:
         self.hurried = False
         #: Called (by the producer's accumulator) when a caller starts waiting.
         self.on_wait: Optional[Callable[[], None]] = None
+        #: Timestamp and value size of each record that has a :class:`ValueRecordFuture`, by index;
+        #: set by the batch before it completes.
+        self.stamps: Optional[List[int]] = None
+        self.value_sizes: Optional[List[int]] = None
 
     @property
     def is_done(self) -> bool:
@@ -243,3 +248,42 @@ class FutureRecordMetadata:
         """Call ``fn`` on success (with the metadata) and on failure (with the error)."""
         self.add_callback(fn, *args, **kwargs)
         return self.add_errback(fn, *args, **kwargs)
+
+
+class ValueRecordFuture(FutureRecordMetadata):
+    """:class:`FutureRecordMetadata` of a record without key and headers that keeps only its index.
+
+    Its timestamp and value size are read from its batch's result
+    (:attr:`ProduceResult.stamps`, :attr:`ProduceResult.value_sizes`), which
+    the batch fills in before it completes, when the metadata can first be
+    read. Used on PyPy (see :data:`COMPACT_FUTURES`), where an application
+    keeping its futures keeps two objects per record (the future and its
+    boxed index) instead of four (with a boxed timestamp and value size),
+    which the garbage collector copies out of the nursery and traces on
+    every major collection.
+    """
+
+    __slots__ = ()
+    _key_size = -1
+    _header_size = -1
+
+    def __init__(self, result: ProduceResult, index: int) -> None:  # noqa: super().__init__ not called: no fields
+        self._result = result
+        self._index = index
+
+    @property
+    def _timestamp(self) -> int:  # type: ignore[override]
+        stamps = self._result.stamps
+        return stamps[self._index] if stamps is not None else -1
+
+    @property
+    def _value_size(self) -> int:  # type: ignore[override]
+        sizes = self._result.value_sizes
+        return sizes[self._index] if sizes is not None else -1
+
+
+#: Whether batches hand out :class:`ValueRecordFuture` for records without
+#: key and headers: on PyPy. CPython frees the integers of a future by
+#: reference counting, and the sizes the batch would compute on completion
+#: would cost its sender thread more than the smaller future saves.
+COMPACT_FUTURES = sys.implementation.name == "pypy"

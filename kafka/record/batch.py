@@ -52,6 +52,7 @@ from kafka.record.record import (
 from kafka.record.record_encoding import (
     Record,
     append_records,
+    append_values,
     bytes_builder,
     encode_general,
     join_records,
@@ -555,23 +556,48 @@ class RecordBatchBuilder:
         :meth:`append` it never leaves records out: a batch that would grow
         past ``batch_size`` raises :class:`~kafka.errors.IllegalArgumentError`.
         """
-        if not records:
+        count = len(records)
+        if not count:
             return 0
-        first = self._last_delta + 1
-        if first + len(records) - 1 > 0x7FFFFFFF:
-            raise IllegalArgumentError("more than 2**31 records in one batch")
+        first = self._first_delta(count)
         if bytes_builder is not None:
             builder = bytes_builder()
-            delta, base_ts, max_ts = append_records(records, first, self._base_ts, self._max_ts,
-                                                    builder.append)  # type: ignore[attr-defined]
-            encoded: bytes = builder.build()  # type: ignore[attr-defined]
-        else:
-            encoded, delta, base_ts, max_ts = join_records(records, first, self._base_ts, self._max_ts)
-        if (self._count or len(records) > 1) and self._size + len(encoded) > self._batch_size:
+            state = append_records(records, first, self._base_ts, self._max_ts,
+                                   builder.append)  # type: ignore[attr-defined]
+            return self._add_encoded(builder.build(), count, state)  # type: ignore[attr-defined]
+        encoded, *rest = join_records(records, first, self._base_ts, self._max_ts)
+        return self._add_encoded(encoded, count, rest)
+
+    def extend_values(self, stamps: Sequence[int], values: Sequence[Optional[bytes]]) -> int:
+        """:meth:`extend` for records without key and headers given as columns: ``stamps[i]``, ``values[i]``."""
+        count = len(values)
+        if not count:
+            return 0
+        first = self._first_delta(count)
+        if bytes_builder is not None:
+            builder = bytes_builder()
+            state = append_values(stamps, values, first, self._base_ts, self._max_ts,
+                                  builder.append)  # type: ignore[attr-defined]
+            return self._add_encoded(builder.build(), count, state)  # type: ignore[attr-defined]
+        encoded, *rest = join_records(zip(stamps, repeat(None), values, repeat(None)), first, self._base_ts,
+                                      self._max_ts)
+        return self._add_encoded(encoded, count, rest)
+
+    def _first_delta(self, count: int) -> int:
+        """The offset delta of the first of ``count`` records about to be added."""
+        first = self._last_delta + 1
+        if first + count - 1 > 0x7FFFFFFF:
+            raise IllegalArgumentError("more than 2**31 records in one batch")
+        return first
+
+    def _add_encoded(self, encoded: bytes, count: int, state: Sequence[Any]) -> int:
+        """Take ``count`` records encoded by a record loop, which returned ``state``: (next delta, base ts, max ts)."""
+        if (self._count or count > 1) and self._size + len(encoded) > self._batch_size:
             raise IllegalArgumentError("records do not fit in batch_size (%d bytes)" % self._batch_size)
+        delta, base_ts, max_ts = state
         self._chunks.append(encoded)
         self._size += len(encoded)
-        self._count += len(records)
+        self._count += count
         self._last_delta = delta - 1
         self._base_ts = base_ts
         self._max_ts = max_ts

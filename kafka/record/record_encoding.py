@@ -17,12 +17,12 @@ same bytes (test/record/test_record_encoding.py checks it, on CPython too).
 from __future__ import annotations
 
 import time
-from typing import Callable, List, Optional, Sequence, Tuple
+from typing import Callable, Iterable, List, Optional, Sequence, Tuple
 
 from kafka.record.record import Header
 from kafka.record.varint import VARINT_TABLE, VARINT_TABLE_SIZE, encode_varint
 
-__all__ = ["Record", "append_records", "join_records", "encode_general", "now_ms", "bytes_builder"]
+__all__ = ["Record", "append_records", "append_values", "join_records", "encode_general", "now_ms", "bytes_builder"]
 
 #: A record as the producer keeps it: ``(timestamp, key, value, headers)``.
 Record = Tuple[Optional[int], Optional[bytes], Optional[bytes], Optional[Sequence[Header]]]
@@ -90,7 +90,7 @@ def encode_general(tsv: bytes, odv: bytes, key: Optional[bytes], value: Optional
     return varint(len(body)) + body
 
 
-def join_records(records: Sequence[Record], delta: int, base_ts: Optional[int],
+def join_records(records: Iterable[Record], delta: int, base_ts: Optional[int],
                  max_ts: int) -> Tuple[bytes, int, Optional[int], int]:
     """The encoding of ``records``, and the state :func:`append_records` returns; the CPython loop.
 
@@ -131,7 +131,7 @@ def join_records(records: Sequence[Record], delta: int, base_ts: Optional[int],
     return b"".join(parts), delta, base_ts, max_ts
 
 
-def append_records(records: Sequence[Record], delta: int, base_ts: Optional[int], max_ts: int,
+def append_records(records: Iterable[Record], delta: int, base_ts: Optional[int], max_ts: int,
                    append: Callable[[bytes], object]) -> Tuple[int, Optional[int], int]:
     """Pass every piece of ``records``' encoding to ``append``, in order; the PyPy loop.
 
@@ -140,45 +140,65 @@ def append_records(records: Sequence[Record], delta: int, base_ts: Optional[int]
     so far. Returns them as they are after the records: ``(next offset delta,
     base timestamp, max timestamp)``.
     """
-    table, table_size = VARINT_TABLE, VARINT_TABLE_SIZE
     for timestamp, key, value, headers in records:
-        if timestamp is None:
-            timestamp = now_ms()
-        if base_ts is None:
-            base_ts = max_ts = timestamp
-        elif timestamp > max_ts:
-            max_ts = timestamp
-        ts_delta = timestamp - base_ts
-        tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
-        odv = table[delta] if delta < table_size else encode_varint(delta)
-        delta += 1
-        if headers or type(value) is not bytes or (key is not None and type(key) is not bytes):
-            if not (headers and _append_with_headers(tsv, odv, key, value, headers, append)):
-                append(encode_general(tsv, odv, key, value, headers))
-            continue
-        vlen = len(value)
-        vv = table[vlen] if vlen < table_size else encode_varint(vlen)
-        if key is None:
-            size = 3 + len(tsv) + len(odv) + len(vv) + vlen
-            append(table[size] if size < table_size else encode_varint(size))
-            append(b"\x00")
-            append(tsv)
-            append(odv)
-            append(b"\x01")
-        else:
-            klen = len(key)
-            kv = table[klen] if klen < table_size else encode_varint(klen)
-            size = 2 + len(tsv) + len(odv) + len(kv) + klen + len(vv) + vlen
-            append(table[size] if size < table_size else encode_varint(size))
-            append(b"\x00")
-            append(tsv)
-            append(odv)
-            append(kv)
-            append(key)
-        append(vv)
-        append(value)
-        append(b"\x00")
+        delta, base_ts, max_ts = _append_record(timestamp, key, value, headers, delta, base_ts, max_ts, append)
     return delta, base_ts, max_ts
+
+
+def append_values(stamps: Sequence[int], values: Sequence[Optional[bytes]], delta: int, base_ts: Optional[int],
+                  max_ts: int, append: Callable[[bytes], object]) -> Tuple[int, Optional[int], int]:
+    """:func:`append_records` for records without key and headers, given as two columns; the PyPy loop.
+
+    ``stamps[i]`` and ``values[i]`` are record i's timestamp and value (the
+    producer keeps a batch of such records this way, see
+    :class:`~kafka.producer.batch.ProducerBatch`).
+    """
+    for i in range(len(values)):
+        delta, base_ts, max_ts = _append_record(stamps[i], None, values[i], None, delta, base_ts, max_ts, append)
+    return delta, base_ts, max_ts
+
+
+def _append_record(timestamp: Optional[int], key: Optional[bytes], value: Optional[bytes],
+                   headers: Optional[Sequence[Header]], delta: int, base_ts: Optional[int], max_ts: int,
+                   append: Callable[[bytes], object]) -> Tuple[int, Optional[int], int]:
+    """One record of :func:`append_records` (PyPy's JIT inlines it, and the tuple it returns goes)."""
+    table, table_size = VARINT_TABLE, VARINT_TABLE_SIZE
+    if timestamp is None:
+        timestamp = now_ms()
+    if base_ts is None:
+        base_ts = max_ts = timestamp
+    elif timestamp > max_ts:
+        max_ts = timestamp
+    ts_delta = timestamp - base_ts
+    tsv = table[ts_delta] if 0 <= ts_delta < table_size else encode_varint(ts_delta)
+    odv = table[delta] if delta < table_size else encode_varint(delta)
+    if headers or type(value) is not bytes or (key is not None and type(key) is not bytes):
+        if not (headers and _append_with_headers(tsv, odv, key, value, headers, append)):
+            append(encode_general(tsv, odv, key, value, headers))
+        return delta + 1, base_ts, max_ts
+    vlen = len(value)
+    vv = table[vlen] if vlen < table_size else encode_varint(vlen)
+    if key is None:
+        size = 3 + len(tsv) + len(odv) + len(vv) + vlen
+        append(table[size] if size < table_size else encode_varint(size))
+        append(b"\x00")
+        append(tsv)
+        append(odv)
+        append(b"\x01")
+    else:
+        klen = len(key)
+        kv = table[klen] if klen < table_size else encode_varint(klen)
+        size = 2 + len(tsv) + len(odv) + len(kv) + klen + len(vv) + vlen
+        append(table[size] if size < table_size else encode_varint(size))
+        append(b"\x00")
+        append(tsv)
+        append(odv)
+        append(kv)
+        append(key)
+    append(vv)
+    append(value)
+    append(b"\x00")
+    return delta + 1, base_ts, max_ts
 
 
 def _append_with_headers(tsv: bytes, odv: bytes, key: Optional[bytes], value: Optional[bytes],

@@ -60,7 +60,7 @@ def test_batches_are_cut_as_the_accumulator_cuts_them():
     sizes = estimate_record_sizes(None, [b"x" * (i % 700) for i in range(3000)]) + [70000, 5]
     accumulator = RecordAccumulator(batch_size=16384)
     accumulator.append_many(TP, [(0, None, b"", None)] * len(sizes), sizes, 1.0)
-    assert batch_counts(sizes, 16384) == [len(b.records) for b in accumulator._batches[TP]]
+    assert batch_counts(sizes, 16384) == [b.record_count for b in accumulator._batches[TP]]
     # A run of the records, with the prefix sums of all of them, is cut as the run alone.
     assert batch_counts(sizes, 16384, 1000, 2500, prefix_sums(sizes)) == batch_counts(sizes[1000:2500], 16384)
 
@@ -73,7 +73,7 @@ def test_an_encoded_batch_takes_no_more_records_and_keeps_its_place():
     accumulator.append(TP, 0, None, b"after", None, 1.0)
     queue = list(accumulator._batches[TP])
     assert [b.record_count for b in queue] == [1, 1, 1] and queue[1] is encoded
-    assert [r[2] for r in queue[2].records] == [b"after"]
+    assert [r[2] for r in queue[2].record_tuples()] == [b"after"]
     assert accumulator.used_memory == sum(b.memory for b in queue)
 
 

@@ -54,7 +54,7 @@ def test_a_batch_waiting_for_its_retry_takes_no_new_records():
     [retry] = acc.drain(cluster, [1], 1 << 20, now=100.1)[1]
     assert retry is sent and retry.encode(0) == encoded
     [follower] = acc.drain(cluster, [1], 1 << 20, now=100.2)[1]
-    assert [r[2] for r in follower.records] == [b"late"]
+    assert [r[2] for r in follower.record_tuples()] == [b"late"]
     # Completing the retried batch must not complete the late record.
     retry.done(base_offset=0)
     assert retry.result.is_done and not late.is_done

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from kafka.record import batch as batch_module
 from kafka.record.batch import RecordBatchBuilder
 from kafka.record.record_encoding import append_records, join_records
+from test.support.builders import ListBuilder
 
 optional_bytes = st.one_of(st.none(), st.binary(max_size=300))
 # Header keys are str (bytes ones take encode_general on both paths), values bytes or None (a
@@ -27,17 +28,6 @@ headers = st.one_of(st.none(), st.lists(st.tuples(st.text(max_size=5), optional_
 values = optional_bytes | st.integers(8185, 8200).map(lambda n: b"v" * n) | st.binary(max_size=3).map(bytearray)
 timestamps = st.one_of(st.none(), st.integers(0, 2 ** 40), st.integers(-5, 5))
 records = st.lists(st.tuples(timestamps, optional_bytes, values, headers), min_size=1, max_size=40)
-
-
-class ListBuilder:
-    """BytesBuilder's interface over a list, to run the PyPy path on CPython."""
-
-    def __init__(self) -> None:
-        self.parts: List[bytes] = []
-        self.append = self.parts.append
-
-    def build(self) -> bytes:
-        return b"".join(self.parts)
 
 
 @pytest.fixture
