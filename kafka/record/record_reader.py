@@ -47,6 +47,11 @@ _LONG = 1 << 62
 #: is 0 to 63, else _LONG (a null value, a negative or a longer varint: for
 #: :func:`_decode_headers`).
 _HEADER_LENGTH = [n if n >= 0 else _LONG for n in _SHORT_LENGTH]
+#: Where a header key ends, from its header's start (``_KEY_END``, after the
+#: header count byte) or a value ends, from its length byte
+#: (``_VALUE_END``), by that length byte; past any record if it is not short.
+_KEY_END = [2 + n for n in _HEADER_LENGTH]
+_VALUE_END = [1 + n for n in _HEADER_LENGTH]
 
 
 def _header_size(headers: Tuple[Header, ...]) -> int:
@@ -121,6 +126,10 @@ def _one_byte_timestamps(base_ts: int, log_append: bool) -> List[int]:
 
 def _bad_length(what: str, n: int) -> CorruptRecordError:
     return CorruptRecordError("invalid %s length %d" % (what, n))
+
+
+def _fields_end(past: int) -> CorruptRecordError:
+    return CorruptRecordError("a record's fields end %d bytes from where its length says" % past)
 
 
 class RecordReader:
@@ -280,7 +289,8 @@ def decode_each(
     ts_one = _one_byte_timestamps(base_ts, log_append)
     p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
     no_headers: Tuple[Header, ...] = ()
-    header_length = _HEADER_LENGTH
+    key_end = _KEY_END
+    value_end = _VALUE_END
     short_length = _SHORT_LENGTH
     cached_key = _header_keys.get  # header key bytes -> str, new ones by new_key
     new_key = _header_key
@@ -383,70 +393,68 @@ def decode_each(
             if not b:
                 headers = no_headers
                 hsize = -1  # serialized header size, -1 without headers (as kafka-python)
-                at += 1
+                if at + 1 != length:
+                    raise _fields_end(at + 1 - length)
             else:
-                # Headers whose key and value lengths each take one varint
-                # byte: one to three by straight-line code, more by a loop,
-                # without a test per field: any other
-                # length byte reads as _LONG (see _HEADER_LENGTH), which
-                # moves the end past ``length``.  Headers end their record,
-                # and each end lies past the one before, so the last one
-                # ending exactly at ``length`` vouches for all of them.
-                # Anything else goes to _decode_headers, which says what is wrong.
-                hstart = at
+                # One to three headers whose key and value lengths each take
+                # one varint byte, by straight-line code without a test per
+                # field: any other length byte reads as _LONG (see
+                # _HEADER_LENGTH), which moves the end past ``length``.
+                # Headers end their record, and each end lies past the one
+                # before, so the last one ending exactly at ``length`` vouches
+                # for all of them.  Anything else goes to _decode_headers,
+                # which says what is wrong.
+                headers = None
                 try:
-                    k0 = at + 2 + header_length[rec[at + 1]]
-                    v0 = k0 + 1 + header_length[rec[k0]]
-                    if b == 2 and v0 == length:
-                        headers = ((cached_key(rec[at + 2 : k0]) or new_key(rec[at + 2 : k0]), rec[k0 + 1 : v0]),)
-                        at = v0
-                        hsize = v0 - hstart - 3
-                    elif b == 4 or b == 6:
-                        k1 = v0 + 1 + header_length[rec[v0]]
-                        v1 = k1 + 1 + header_length[rec[k1]]
-                        if b == 4:
-                            if v1 == length:
+                    k0 = at + key_end[rec[at + 1]]
+                    v0 = k0 + value_end[rec[k0]]
+                    if v0 == length:
+                        if b == 2:
+                            headers = ((cached_key(rec[at + 2 : k0]) or new_key(rec[at + 2 : k0]), rec[k0 + 1 : v0]),)
+                            hsize = length - at - 3
+                    else:
+                        k1 = v0 + value_end[rec[v0]]
+                        v1 = k1 + value_end[rec[k1]]
+                        if v1 == length:
+                            if b == 4:
                                 headers = (
                                     (cached_key(rec[at + 2 : k0]) or new_key(rec[at + 2 : k0]), rec[k0 + 1 : v0]),
                                     (cached_key(rec[v0 + 1 : k1]) or new_key(rec[v0 + 1 : k1]), rec[k1 + 1 : v1]),
                                 )
-                                at = v1
-                                hsize = v1 - hstart - 5
-                        else:
-                            k2 = v1 + 1 + header_length[rec[v1]]
-                            v2 = k2 + 1 + header_length[rec[k2]]
+                                hsize = length - at - 5
+                        elif b == 6:
+                            k2 = v1 + value_end[rec[v1]]
+                            v2 = k2 + value_end[rec[k2]]
                             if v2 == length:
                                 headers = (
                                     (cached_key(rec[at + 2 : k0]) or new_key(rec[at + 2 : k0]), rec[k0 + 1 : v0]),
                                     (cached_key(rec[v0 + 1 : k1]) or new_key(rec[v0 + 1 : k1]), rec[k1 + 1 : v1]),
                                     (cached_key(rec[v1 + 1 : k2]) or new_key(rec[v1 + 1 : k2]), rec[k2 + 1 : v2]),
                                 )
-                                at = v2
-                                hsize = v2 - hstart - 7
-                    elif 8 <= b < 0x80 and not b & 1:  # four to 63 headers: the same, one at a time
-                        count = b >> 1
-                        hend = at + 1
-                        headers = no_headers
-                        for _ in range(count):
-                            k0 = hend + 1 + header_length[rec[hend]]
-                            v0 = k0 + 1 + header_length[rec[k0]]
-                            if v0 > length:
-                                break
-                            hkey = cached_key(rec[hend + 1 : k0]) or new_key(rec[hend + 1 : k0])
-                            headers += ((hkey, rec[k0 + 1 : v0]),)
-                            hend = v0
-                        else:
-                            if hend == length:
-                                at = hend
-                                hsize = hend - hstart - 1 - 2 * count
+                                hsize = length - at - 7
+                        elif 8 <= b < 0x80 and not b & 1:  # four to 63 headers: the same, one at a time
+                            count = b >> 1
+                            hend = at + 1
+                            found: Tuple[Header, ...] = ()
+                            for _ in range(count):
+                                k0 = hend + value_end[rec[hend]]
+                                v0 = k0 + value_end[rec[k0]]
+                                if v0 > length:
+                                    break
+                                hkey = cached_key(rec[hend + 1 : k0]) or new_key(rec[hend + 1 : k0])
+                                found += ((hkey, rec[k0 + 1 : v0]),)
+                                hend = v0
+                            else:
+                                if hend == length:
+                                    headers = found
+                                    hsize = length - at - 1 - 2 * count
                 except (IndexError, UnicodeDecodeError, TypeError):  # TypeError: an unhashable bytearray buffer
                     pass
-                if at == hstart:  # in ``buf``, to report damage as before the copy
-                    headers, at = _decode_headers(buf, start + hstart, min(pos, stop))
-                    at -= start
+                if headers is None:  # in ``buf``, to report damage as before the copy
+                    headers, hend = _decode_headers(buf, start + at, min(pos, stop))
+                    if hend != pos:
+                        raise _fields_end(hend - pos)
                     hsize = _header_size(headers)
-            if at != length:
-                raise CorruptRecordError("a record's fields end %d bytes from where its length says" % (at - length))
             if row_cls is None:
                 out[i] = (base_offset + offset_delta, timestamp, ts_type, key, value, headers)
             else:
@@ -467,7 +475,5 @@ def decode_each(
                 )
     except IndexError:
         raise CorruptRecordError("record data ends inside a record") from None
-    except UnicodeDecodeError:
-        raise CorruptRecordError("record header key is not valid UTF-8") from None
     out[:] = map(new, repeat(record_cls if row_cls is None else row_cls), out)
     return pos
