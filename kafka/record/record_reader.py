@@ -302,16 +302,15 @@ def decode_each(
             b = buf[pos]
             if b < 0x80:
                 length = zz[b]
-                pos += 1
+                start = pos + 1
             else:
                 b2 = buf[pos + 1]
                 if b2 < 0x40:
                     length = zz2[b2][b]
-                    pos += 2
+                    start = pos + 2
                 else:
-                    length, pos = decode_varint(buf, pos)
-            start = pos
-            pos += length
+                    length, start = decode_varint(buf, pos)
+            pos = start + length
             rec = buf[start:pos]
             # A length that is negative, too small or past ``stop`` needs no
             # test of its own: reading past ``rec`` raises IndexError, the
