@@ -32,6 +32,7 @@ __all__ = ["RecordReader", "decode_each"]
 _FIRST_WAIT = uniform_runs.MIN_RUN
 _MAX_WAIT = 4096
 
+#: Shaped like ``ZIGZAG_PAIR_ROWS``, all zeros: the two-byte timestamp deltas under log-append time.
 _PAIR_ZEROS = [[0] * 256] * len(ZIGZAG_PAIR_ROWS)
 
 
@@ -47,9 +48,11 @@ _LONG = 1 << 62
 #: is 0 to 63, else _LONG (a null value, a negative or a longer varint: for
 #: :func:`_decode_headers`).
 _HEADER_LENGTH = [n if n >= 0 else _LONG for n in _SHORT_LENGTH]
-#: Where a header key ends, from its header's start (``_KEY_END``, after the
-#: header count byte) or a value ends, from its length byte
-#: (``_VALUE_END``), by that length byte; past any record if it is not short.
+
+#: By the length byte ``b`` of a record's first header key, how far its key
+#: ends after the header count byte (``_KEY_END``); by any other header
+#: length byte, how far its key or value ends after that byte
+#: (``_VALUE_END``).  Past any record when ``b`` is not a short length.
 _KEY_END = [2 + n for n in _HEADER_LENGTH]
 _VALUE_END = [1 + n for n in _HEADER_LENGTH]
 
@@ -270,11 +273,13 @@ def decode_each(
     """Decode ``len(out)`` records into ``out``, one by one; return the position after them.
 
     Rows are built as :class:`RecordReader` describes, their fields in the
-    order of :data:`kafka.record.rows.ROW_FIELDS`.  Every varint is decoded
-    inline for its one-byte form and, where lengths, timestamps and offsets
-    commonly need it, its two-byte form (by table lookup); so are headers
-    whose key and value lengths take one byte each.  Anything
-    else goes through :func:`decode_varint` and :func:`_decode_headers`.
+    order of :data:`kafka.record.rows.ROW_FIELDS`.  Each record is read from
+    a copy of its bytes, where positions are small ints.  Every varint is
+    decoded inline for its one-byte form and, where lengths, timestamps and
+    offsets commonly need it, its two-byte form (by table lookup); so are
+    one to 63 headers whose key and value lengths take one byte each.
+    Anything else goes through :func:`decode_varint` and
+    :func:`_decode_headers`.
     """
     zz = ZIGZAG_BYTE
     zz2 = ZIGZAG_PAIR_ROWS
@@ -297,8 +302,8 @@ def decode_each(
     try:
         for i in range(len(out)):
             # The record's length; then the record from its attributes byte
-            # on is copied out, so that positions inside it are small ints
-            # (CPython shares those instead of allocating one per step).
+            # on is copied out: positions inside it are small ints, which
+            # CPython shares instead of allocating one per step (up to 256).
             b = buf[pos]
             if b < 0x80:
                 length = zz[b]
