@@ -16,7 +16,6 @@ Record layout (varints are zig-zag, see :mod:`kafka.record.varint`)::
 
 from __future__ import annotations
 
-from itertools import repeat
 from typing import Any, Dict, List, Optional, Tuple
 
 from kafka.errors import CorruptRecordError
@@ -460,24 +459,26 @@ def decode_each(
                         raise _fields_end(hend - pos)
                     hsize = _header_size(headers)
             if row_cls is None:
-                out[i] = (base_offset + offset_delta, timestamp, ts_type, key, value, headers)
+                out[i] = new(record_cls, (base_offset + offset_delta, timestamp, ts_type, key, value, headers))
             else:
-                out[i] = (  # in the order of ROW_FIELDS (test_row_layout.py checks it)
-                    p0,
-                    p1,
-                    p2,
-                    base_offset + offset_delta,
-                    timestamp,
-                    ts_type,
-                    key,
-                    value,
-                    headers,
-                    None,
-                    klen,  # -1 for a null key, as the row wants
-                    vlen,
-                    hsize,
+                out[i] = new(
+                    row_cls,
+                    (  # in the order of ROW_FIELDS (test_row_layout.py checks it)
+                        p0,
+                        p1,
+                        p2,
+                        base_offset + offset_delta,
+                        timestamp,
+                        ts_type,
+                        key,
+                        value,
+                        headers,
+                        None,
+                        klen,  # -1 for a null key, as the row wants
+                        vlen,
+                        hsize,
+                    ),
                 )
     except IndexError:
         raise CorruptRecordError("record data ends inside a record") from None
-    out[:] = map(new, repeat(record_cls if row_cls is None else row_cls), out)
     return pos
