@@ -21,7 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 from kafka.errors import CorruptRecordError
 from kafka.record import uniform_runs
 from kafka.record.record import Header, Record
-from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR, decode_varint, decode_varlong
+from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR_ROWS, decode_varint, decode_varlong
 
 __all__ = ["RecordReader", "decode_each"]
 
@@ -31,7 +31,8 @@ __all__ = ["RecordReader", "decode_each"]
 _FIRST_WAIT = uniform_runs.MIN_RUN
 _MAX_WAIT = 4096
 
-_PAIR_ZEROS = [0] * len(ZIGZAG_PAIR)
+#: Shaped like ``ZIGZAG_PAIR_ROWS``, all zeros: the two-byte timestamp deltas under log-append time.
+_PAIR_ZEROS = [[0] * 256] * len(ZIGZAG_PAIR_ROWS)
 
 
 #: ``_SHORT_LENGTH[b]``: the length that the one-byte varint ``b`` gives if
@@ -46,6 +47,13 @@ _LONG = 1 << 62
 #: is 0 to 63, else _LONG (a null value, a negative or a longer varint: for
 #: :func:`_decode_headers`).
 _HEADER_LENGTH = [n if n >= 0 else _LONG for n in _SHORT_LENGTH]
+
+#: By the length byte ``b`` of a record's first header key, how far its key
+#: ends after the header count byte (``_KEY_END``); by any other header
+#: length byte, how far its key or value ends after that byte
+#: (``_VALUE_END``).  Past any record when ``b`` is not a short length.
+_KEY_END = [2 + n for n in _HEADER_LENGTH]
+_VALUE_END = [1 + n for n in _HEADER_LENGTH]
 
 
 def _header_size(headers: Tuple[Header, ...]) -> int:
@@ -120,6 +128,10 @@ def _one_byte_timestamps(base_ts: int, log_append: bool) -> List[int]:
 
 def _bad_length(what: str, n: int) -> CorruptRecordError:
     return CorruptRecordError("invalid %s length %d" % (what, n))
+
+
+def _fields_end(past: int) -> CorruptRecordError:
+    return CorruptRecordError("a record's fields end %d bytes from where its length says" % past)
 
 
 class RecordReader:
@@ -260,14 +272,16 @@ def decode_each(
     """Decode ``len(out)`` records into ``out``, one by one; return the position after them.
 
     Rows are built as :class:`RecordReader` describes, their fields in the
-    order of :data:`kafka.record.rows.ROW_FIELDS`.  Every varint is decoded
-    inline for its one-byte form and, where lengths, timestamps and offsets
-    commonly need it, its two-byte form (by table lookup); so are headers
-    whose key and value lengths take one byte each.  Anything
-    else goes through :func:`decode_varint` and :func:`_decode_headers`.
+    order of :data:`kafka.record.rows.ROW_FIELDS`.  Each record is read from
+    a copy of its bytes, where positions are small ints.  Every varint is
+    decoded inline for its one-byte form and, where lengths, timestamps and
+    offsets commonly need it, its two-byte form (by table lookup); so are
+    one to 63 headers whose key and value lengths take one byte each.
+    Anything else goes through :func:`decode_varint` and
+    :func:`_decode_headers`.
     """
     zz = ZIGZAG_BYTE
-    zz2 = ZIGZAG_PAIR
+    zz2 = ZIGZAG_PAIR_ROWS
     new = tuple.__new__
     record_cls = Record
     log_append = append_ts is not None
@@ -279,180 +293,173 @@ def decode_each(
     ts_one = _one_byte_timestamps(base_ts, log_append)
     p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
     no_headers: Tuple[Header, ...] = ()
-    header_length = _HEADER_LENGTH
+    key_end = _KEY_END
+    value_end = _VALUE_END
     short_length = _SHORT_LENGTH
     cached_key = _header_keys.get  # header key bytes -> str, new ones by new_key
     new_key = _header_key
     try:
         for i in range(len(out)):
-            # The record's length, then its attributes byte (unused) is skipped.
+            # The record's length; then the record from its attributes byte
+            # on is copied out: positions inside it are small ints, which
+            # CPython shares instead of allocating one per step (up to 256).
             b = buf[pos]
             if b < 0x80:
-                rec_end = pos + 1 + zz[b]
-                pos += 2
+                length = zz[b]
+                start = pos + 1
             else:
                 b2 = buf[pos + 1]
                 if b2 < 0x40:
-                    rec_end = pos + 2 + zz2[b | b2 << 8]
-                    pos += 3
+                    length = zz2[b2][b]
+                    start = pos + 2
                 else:
-                    length, pos = decode_varint(buf, pos)
-                    rec_end = pos + length
-                    pos += 1
+                    length, start = decode_varint(buf, pos)
+            pos = start + length
+            rec = buf[start:pos]
             # A length that is negative, too small or past ``stop`` needs no
-            # test of its own: the check against the fields' end below (and
-            # the reader's check against ``stop`` after the chunk) rejects
-            # it, and slices taken before that check only copy bytes.
-            b = buf[pos]
+            # test of its own: reading past ``rec`` raises IndexError, the
+            # check against the fields' end below rejects a short read (and
+            # the reader's check against ``stop`` after the chunk a record
+            # past it); slices taken before that only copy bytes.
+            b = rec[1]  # after the attributes byte, which is unused
             if b < 0x80:
                 timestamp = ts_one[b]
-                pos += 1
+                at = 2
             else:
-                b2 = buf[pos + 1]
+                b2 = rec[2]
                 if b2 < 0x40:
-                    timestamp = base_ts + ts_zz2[b | b2 << 8]
-                    pos += 2
+                    timestamp = base_ts + ts_zz2[b2][b]
+                    at = 3
                 else:
-                    ts_delta, pos = decode_varlong(buf, pos)
+                    ts_delta, at = decode_varlong(rec, 1)
                     timestamp = base_ts if log_append else base_ts + ts_delta
-            b = buf[pos]
+            b = rec[at]
             if b < 0x80:
                 offset_delta = zz[b]
-                pos += 1
+                at += 1
             else:
-                b2 = buf[pos + 1]
+                b2 = rec[at + 1]
                 if b2 < 0x40:
-                    offset_delta = zz2[b | b2 << 8]
-                    pos += 2
+                    offset_delta = zz2[b2][b]
+                    at += 2
                 else:
                     # Batches of more than 4,096 records: three-byte deltas inline too.
-                    b3 = buf[pos + 2]
+                    b3 = rec[at + 2]
                     if b2 < 0x80:
                         raw = (b & 0x7F) | b2 << 7
-                        pos += 2
+                        at += 2
                     elif b3 < 0x80:
                         raw = (b & 0x7F) | (b2 & 0x7F) << 7 | b3 << 14
-                        pos += 3
+                        at += 3
                     else:
                         raw = -1
                     if raw >= 0:
                         offset_delta = (raw >> 1) ^ -(raw & 1)
                     else:
-                        offset_delta, pos = decode_varint(buf, pos)
-            klen = short_length[buf[pos]]
+                        offset_delta, at = decode_varint(rec, at)
+            klen = short_length[rec[at]]
             if klen >= 0:
-                kstart = pos + 1
-                pos = kstart + klen
-                key = buf[kstart:pos]
+                kstart = at + 1
+                at = kstart + klen
+                key = rec[kstart:at]
             elif klen == -1:
                 key = None
-                pos += 1
+                at += 1
             else:
-                klen, pos = decode_varint(buf, pos)
+                klen, at = decode_varint(rec, at)
                 if klen >= 0:
-                    key = buf[pos : pos + klen]
-                    pos += klen
+                    key = rec[at : at + klen]
+                    at += klen
                 elif klen == -1:
                     key = None
                 else:
                     raise _bad_length("record key", klen)
-            b = buf[pos]
+            b = rec[at]
             if b < 0x80:
                 vlen = zz[b]
-                pos += 1
+                at += 1
             else:
-                b2 = buf[pos + 1]
+                b2 = rec[at + 1]
                 if b2 < 0x40:
-                    vlen = zz2[b | b2 << 8]
-                    pos += 2
+                    vlen = zz2[b2][b]
+                    at += 2
                 else:
-                    vlen, pos = decode_varint(buf, pos)
+                    vlen, at = decode_varint(rec, at)
             if vlen >= 0:
-                value = buf[pos : pos + vlen]
-                pos += vlen
+                value = rec[at : at + vlen]
+                at += vlen
             elif vlen == -1:
                 value = None
             else:
                 raise _bad_length("record value", vlen)
-            b = buf[pos]
+            b = rec[at]
             if not b:
                 headers = no_headers
                 hsize = -1  # serialized header size, -1 without headers (as kafka-python)
-                pos += 1
+                if at + 1 != length:
+                    raise _fields_end(at + 1 - length)
             else:
-                # Headers whose key and value lengths each take one varint
-                # byte: one to three by straight-line code, more by a loop,
-                # without a test per field: any other
-                # length byte reads as _LONG (see _HEADER_LENGTH), which
-                # moves the end past ``rec_end``.  Headers end their record,
-                # and each end lies past the one before, so the last one
-                # ending exactly at ``rec_end`` vouches for all of them.
-                # Anything else goes to _decode_headers, which says what is wrong.
-                hstart = pos
+                # One to three headers whose key and value lengths each take
+                # one varint byte, by straight-line code without a test per
+                # field: any other length byte reads as _LONG (see
+                # _HEADER_LENGTH), which moves the end past ``length``.
+                # Headers end their record, and each end lies past the one
+                # before, so the last one ending exactly at ``length`` vouches
+                # for all of them.  Anything else goes to _decode_headers,
+                # which says what is wrong.
+                headers = None
                 try:
-                    k0 = pos + 2 + header_length[buf[pos + 1]]
-                    v0 = k0 + 1 + header_length[buf[k0]]
-                    if b == 2 and v0 == rec_end:
-                        headers = ((cached_key(buf[pos + 2 : k0]) or new_key(buf[pos + 2 : k0]), buf[k0 + 1 : v0]),)
-                        pos = v0
-                        hsize = v0 - hstart - 3
-                    elif b == 4 or b == 6:
-                        k1 = v0 + 1 + header_length[buf[v0]]
-                        v1 = k1 + 1 + header_length[buf[k1]]
-                        if b == 4:
-                            if v1 == rec_end:
+                    k0 = at + key_end[rec[at + 1]]
+                    v0 = k0 + value_end[rec[k0]]
+                    if v0 == length:
+                        if b == 2:
+                            headers = ((cached_key(rec[at + 2 : k0]) or new_key(rec[at + 2 : k0]), rec[k0 + 1 : v0]),)
+                            hsize = length - at - 3
+                    else:
+                        k1 = v0 + value_end[rec[v0]]
+                        v1 = k1 + value_end[rec[k1]]
+                        if v1 == length:
+                            if b == 4:
                                 headers = (
-                                    (cached_key(buf[pos + 2 : k0]) or new_key(buf[pos + 2 : k0]), buf[k0 + 1 : v0]),
-                                    (cached_key(buf[v0 + 1 : k1]) or new_key(buf[v0 + 1 : k1]), buf[k1 + 1 : v1]),
+                                    (cached_key(rec[at + 2 : k0]) or new_key(rec[at + 2 : k0]), rec[k0 + 1 : v0]),
+                                    (cached_key(rec[v0 + 1 : k1]) or new_key(rec[v0 + 1 : k1]), rec[k1 + 1 : v1]),
                                 )
-                                pos = v1
-                                hsize = v1 - hstart - 5
-                        else:
-                            k2 = v1 + 1 + header_length[buf[v1]]
-                            v2 = k2 + 1 + header_length[buf[k2]]
-                            if v2 == rec_end:
+                                hsize = length - at - 5
+                        elif b == 6:
+                            k2 = v1 + value_end[rec[v1]]
+                            v2 = k2 + value_end[rec[k2]]
+                            if v2 == length:
                                 headers = (
-                                    (cached_key(buf[pos + 2 : k0]) or new_key(buf[pos + 2 : k0]), buf[k0 + 1 : v0]),
-                                    (cached_key(buf[v0 + 1 : k1]) or new_key(buf[v0 + 1 : k1]), buf[k1 + 1 : v1]),
-                                    (cached_key(buf[v1 + 1 : k2]) or new_key(buf[v1 + 1 : k2]), buf[k2 + 1 : v2]),
+                                    (cached_key(rec[at + 2 : k0]) or new_key(rec[at + 2 : k0]), rec[k0 + 1 : v0]),
+                                    (cached_key(rec[v0 + 1 : k1]) or new_key(rec[v0 + 1 : k1]), rec[k1 + 1 : v1]),
+                                    (cached_key(rec[v1 + 1 : k2]) or new_key(rec[v1 + 1 : k2]), rec[k2 + 1 : v2]),
                                 )
-                                pos = v2
-                                hsize = v2 - hstart - 7
-                    elif 8 <= b < 0x80 and not b & 1:  # four to 63 headers: the same, one at a time
-                        count = b >> 1
-                        hend = pos + 1
-                        headers = no_headers
-                        for _ in range(count):
-                            k0 = hend + 1 + header_length[buf[hend]]
-                            v0 = k0 + 1 + header_length[buf[k0]]
-                            if v0 > rec_end:
-                                break
-                            hkey = cached_key(buf[hend + 1 : k0]) or new_key(buf[hend + 1 : k0])
-                            headers += ((hkey, buf[k0 + 1 : v0]),)
-                            hend = v0
-                        else:
-                            if hend == rec_end:
-                                pos = hend
-                                hsize = hend - hstart - 1 - 2 * count
+                                hsize = length - at - 7
+                        elif 8 <= b < 0x80 and not b & 1:  # four to 63 headers: the same, one at a time
+                            count = b >> 1
+                            hend = at + 1
+                            found: Tuple[Header, ...] = ()
+                            for _ in range(count):
+                                k0 = hend + value_end[rec[hend]]
+                                v0 = k0 + value_end[rec[k0]]
+                                if v0 > length:
+                                    break
+                                hkey = cached_key(rec[hend + 1 : k0]) or new_key(rec[hend + 1 : k0])
+                                found += ((hkey, rec[k0 + 1 : v0]),)
+                                hend = v0
+                            else:
+                                if hend == length:
+                                    headers = found
+                                    hsize = length - at - 1 - 2 * count
                 except (IndexError, UnicodeDecodeError, TypeError):  # TypeError: an unhashable bytearray buffer
                     pass
-                if pos == hstart:
-                    headers, pos = _decode_headers(buf, hstart, min(rec_end, stop))
+                if headers is None:  # in ``buf``, to report damage as before the copy
+                    headers, hend = _decode_headers(buf, start + at, min(pos, stop))
+                    if hend != pos:
+                        raise _fields_end(hend - pos)
                     hsize = _header_size(headers)
-            if pos != rec_end:
-                raise CorruptRecordError("a record's fields end %d bytes from where its length says" % (pos - rec_end))
             if row_cls is None:
-                out[i] = new(
-                    record_cls,
-                    (
-                        base_offset + offset_delta,
-                        timestamp,
-                        ts_type,
-                        key,
-                        value,
-                        headers,
-                    ),
-                )
+                out[i] = new(record_cls, (base_offset + offset_delta, timestamp, ts_type, key, value, headers))
             else:
                 out[i] = new(
                     row_cls,
@@ -474,6 +481,4 @@ def decode_each(
                 )
     except IndexError:
         raise CorruptRecordError("record data ends inside a record") from None
-    except UnicodeDecodeError:
-        raise CorruptRecordError("record header key is not valid UTF-8") from None
     return pos

@@ -25,6 +25,7 @@ __all__ = [
     "VARINT_TABLE_SIZE",
     "ZIGZAG_BYTE",
     "ZIGZAG_PAIR",
+    "ZIGZAG_PAIR_ROWS",
 ]
 
 
@@ -116,3 +117,8 @@ def _build_pair_table() -> List[int]:
 #: ``b >= 0x80`` and ``b2 < 0x40`` (values -4096 .. 4095): one list lookup
 #: instead of five arithmetic operations in the record decoder.
 ZIGZAG_PAIR: List[int] = _build_pair_table()
+
+#: ``ZIGZAG_PAIR_ROWS[b2][b]`` is ``ZIGZAG_PAIR[b | b2 << 8]``: the same
+#: decoding by two list lookups, which on CPython is several times cheaper
+#: than the shift and the or (each of which allocates an int above 256).
+ZIGZAG_PAIR_ROWS: List[List[int]] = [ZIGZAG_PAIR[b2 << 8 : (b2 + 1) << 8] for b2 in range(64)]

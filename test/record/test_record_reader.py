@@ -372,3 +372,158 @@ def test_a_header_count_one_more_than_the_headers_raises_our_error(count):
     body = bad + record_bytes(1, 1, None, b"next", (("n", b"1"),) * 3)
     with pytest.raises(CorruptRecordError, match="header|fields end|ends inside"):
         read_one_by_one(body, 2)
+
+
+# -- damaged bodies: the same records as the specification's reading, or our error --------------------
+
+
+class _Bad(Exception):
+    """The reference reading below found the bytes malformed."""
+
+
+def _spec_varint(buf, pos, end, max_bytes=5):
+    """A zig-zag varint of at most ``max_bytes`` bytes inside ``buf[:end]``: (value, position after)."""
+    z = shift = 0
+    for i in range(max_bytes):
+        if pos + i >= end:
+            raise _Bad("truncated varint")
+        b = buf[pos + i]
+        z |= (b & 0x7F) << shift
+        shift += 7
+        if b < 0x80:
+            return (z >> 1) ^ -(z & 1), pos + i + 1
+    raise _Bad("overlong varint")
+
+
+def _spec_bytes(buf, pos, end):
+    """A length-prefixed field (None for length -1) inside ``buf[:end]``."""
+    n, pos = _spec_varint(buf, pos, end)
+    if n == -1:
+        return None, pos
+    if n < 0 or pos + n > end:
+        raise _Bad("bad length")
+    return bytes(buf[pos : pos + n]), pos + n
+
+
+def spec_read(buf, count, stop, append_ts=None):
+    """The ``count`` records of ``buf[:stop]`` read straight from the record layout, or _Bad."""
+    records = []
+    pos = 0
+    for _ in range(count):
+        length, pos = _spec_varint(buf, pos, stop)
+        end = pos + length
+        if length < 0 or end > stop:
+            raise _Bad("bad record length")
+        ts_delta, at = _spec_varint(buf, pos + 1, end, max_bytes=10)
+        offset_delta, at = _spec_varint(buf, at, end)
+        key, at = _spec_bytes(buf, at, end)
+        value, at = _spec_bytes(buf, at, end)
+        n, at = _spec_varint(buf, at, end)
+        if n < 0:
+            raise _Bad("bad header count")
+        headers = []
+        for _ in range(n):
+            raw, at = _spec_bytes(buf, at, end)
+            if raw is None:
+                raise _Bad("null header key")
+            try:
+                hkey = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _Bad("header key not UTF-8") from None
+            hvalue, at = _spec_bytes(buf, at, end)
+            headers.append((hkey, hvalue))
+        if at != end:
+            raise _Bad("fields do not fill the record")
+        timestamp = append_ts if append_ts is not None else BASE_TS + ts_delta
+        records.append(Record(BASE_OFFSET + offset_delta, timestamp, 0, key, value, tuple(headers)))
+        pos = end
+    if pos != stop:
+        raise _Bad("bytes left over")
+    return records
+
+
+def reader_outcome(buf, count, stop, chunk, append_ts=None):
+    """Every record the reader hands out, then the error that stopped it, if any."""
+    reader = RecordReader(buf, 0, stop, count, BASE_OFFSET, BASE_TS, append_ts, 0)
+    records = []
+    try:
+        while reader.remaining:
+            records += reader.take(chunk)
+    except CorruptRecordError:
+        return records, True
+    return records, False
+
+
+_edit = st.tuples(
+    st.sampled_from(["set", "insert", "delete", "truncate"]),
+    st.integers(min_value=0, max_value=1 << 16),  # where (modulo the length)
+    st.integers(min_value=0, max_value=255),  # the byte set or inserted
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=st.lists(_record, min_size=1, max_size=8), edits=st.lists(_edit, min_size=1, max_size=3),
+       chunk=st.integers(min_value=1, max_value=9), trailing=st.binary(max_size=4),
+       append_ts=st.sampled_from([None, BASE_TS + 7]), as_bytearray=st.booleans())
+def test_damaged_records_decode_as_the_specification_says_or_raise_our_error(
+        records, edits, chunk, trailing, append_ts, as_bytearray):
+    specs = []
+    delta = -1
+    for ts, gap, key, value, headers in records:
+        delta += gap + 1
+        specs.append((ts, delta, key, value, tuple(headers)))
+    data = bytearray(body_of(specs)[0])
+    for kind, where, byte in edits:
+        at = where % (len(data) + 1)
+        if kind == "set" and at < len(data):
+            data[at] = byte
+        elif kind == "insert":
+            data.insert(at, byte)
+        elif kind == "delete" and at < len(data):
+            del data[at]
+        elif kind == "truncate":
+            del data[at:]
+    stop = len(data)
+    buf = bytearray(data + trailing) if as_bytearray else bytes(data + trailing)  # bytes past the batch's end
+    records, failed = reader_outcome(buf, len(specs), stop, chunk, append_ts)
+    try:
+        expected = spec_read(buf, len(specs), stop, append_ts)
+    except _Bad:
+        assert failed  # records before the damage may come out first, from earlier chunks
+        assert records == spec_read(buf, len(records), _end_of(buf, len(records)), append_ts)
+    else:
+        assert not failed and records == expected
+
+
+def _end_of(buf, count):
+    """Where the first ``count`` records of ``buf`` end (they are well formed)."""
+    pos = 0
+    for _ in range(count):
+        length, pos = _spec_varint(buf, pos, len(buf))
+        pos += length
+    return pos
+
+
+@pytest.mark.parametrize("length_change", [-200, -3, -1, 1, 3, 200])
+@pytest.mark.parametrize("headers", [(), (("k", b"v"),), (("k", b"v"), ("h", None), ("k", b"w"))])
+def test_a_record_length_that_does_not_match_its_fields_raises_our_error(length_change, headers):
+    # The length varint is rewritten to say more or fewer bytes than the fields
+    # take (negative too), between good records, with and without headers.
+    good = record_bytes(3, 1, b"key", b"value" * 30, headers)
+    length, at = _spec_varint(good, 0, len(good))
+    bad = zigzag_varint(length + length_change) + good[at:]
+    first = record_bytes(0, 0, None, b"first", ())
+    body = first + bad + record_bytes(1, 2, None, b"next" * 70, ())
+    for chunk in (1, 3):
+        records, failed = reader_outcome(body, 3, len(body), chunk)
+        assert failed and records == read_all(first, 1)[: len(records)]
+
+
+def test_records_longer_than_256_bytes_decode_the_same():
+    # Positions inside such a record are past the interpreter's shared small ints.
+    specs = [(i, i, b"k" * (i * 37 % 80), b"v" * (200 + i * 101 % 900),
+              tuple(("h%d" % j, b"x" * 70) for j in range(i % 5))) for i in range(30)]
+    data, expected = body_of(specs)
+    assert read_one_by_one(data, 30) == expected
+    rows = RecordReader(data, 0, len(data), 30, BASE_OFFSET, BASE_TS, None, 0, tuple, ("t", 1, 2)).take(30)
+    assert rows == [row_of(r) for r in expected]
