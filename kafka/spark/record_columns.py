@@ -30,7 +30,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from kafka.record.batch import RecordBatch
-from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR, decode_varint
+from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR_ROWS, decode_varint
 
 __all__ = ["BinaryColumn", "RecordColumns", "decode_batch", "columns_between", "concat"]
 
@@ -217,8 +217,8 @@ def _record_bounds(buf: bytes, arr: np.ndarray, pos: int, stop: int, count: int)
                     b = buf[pos]
                     if b < 0x80:
                         pos += 1 + ZIGZAG_BYTE[b]
-                    elif buf[pos + 1] < 0x40:
-                        pos += 2 + ZIGZAG_PAIR[b | buf[pos + 1] << 8]
+                    elif (b2 := buf[pos + 1]) < 0x40:
+                        pos += 2 + ZIGZAG_PAIR_ROWS[b2][b]
                     else:
                         length, body = decode_varint(buf, pos)
                         pos = body + max(length, 0)
