@@ -56,6 +56,10 @@ def _keys(count, seed=5):
     return [bytes(rnd.getrandbits(8) for _ in range(rnd.randint(1, 40))) for _ in range(count)]
 
 
+class _Stamp(int):
+    """An int of another type: send()'s keyed fast path leaves it to _send."""
+
+
 def _warm(producer, topic):
     """One keyed record through _send, which opens send()'s keyed path for ``topic``."""
     producer.send(topic, b"warm", key=b"warm").get(30)
@@ -99,25 +103,42 @@ def test_held_records_leave_within_linger_without_another_call(broker):
         assert held[1].get(10).partition == murmur2_partition(b"k1", 3)
 
 
-def test_every_other_kind_of_send_stays_behind_the_held_records(broker):
+@pytest.mark.parametrize("kind", ["partition", "send_batch", "keyless", "timestamp"])
+def test_every_other_kind_of_send_stays_behind_the_held_records(broker, kind):
     topic = _topic(broker, 4)
-    keys = _keys(400, seed=9)
     sent = {p: [] for p in range(4)}
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=200) as producer:
         _warm(producer, topic)
         sent[murmur2_partition(b"warm", 4)].append((b"warm", b"warm"))
+        for warm in (b"keyless-warm", b"keyless-warm-2"):  # the second takes send()'s keyless fast path
+            keyless_partition = producer.send(topic, warm).get(30).partition
+            sent[keyless_partition].append((None, warm))
+        # Only the send under test may hand the held records over: not the sender thread's turns.
+        producer._sender.turn_hooks.remove(producer._hand_over_held)
         futures = []
-        for i, key in enumerate(keys):
-            value = b"%d" % i
-            futures.append(producer.send(topic, value, key=key))
-            sent[murmur2_partition(key, 4)].append((key, value))
-            if i % 50 == 17:  # an explicit partition: must not overtake held records of that partition
-                part = i % 4
-                futures.append(producer.send(topic, b"p%d" % i, key=b"explicit", partition=part))
-                sent[part].append((b"explicit", b"p%d" % i))
-            if i % 50 == 33:  # a bulk send to every partition
-                futures.append(producer.send_batch(topic, [b"b%d" % i] * 4, keys=[b"bulk"] * 4, partition=i % 4))
-                sent[i % 4].extend([(b"bulk", b"b%d" % i)] * 4)
+        for round_ in range(3):
+            held = 0
+            for i, key in enumerate(_keys(100, seed=round_)):  # groups of 100: holding stays on
+                value = b"%d-%d" % (round_, i)
+                future = producer.send(topic, value, key=key)
+                held += future._result.is_held  # the first after a metadata change goes straight
+                futures.append(future)
+                sent[murmur2_partition(key, 4)].append((key, value))
+            assert held >= 90
+            value = b"other-%d" % round_
+            if kind == "partition":
+                for part in range(4):
+                    futures.append(producer.send(topic, value, key=b"explicit", partition=part))
+                    sent[part].append((b"explicit", value))
+            elif kind == "send_batch":
+                futures.append(producer.send_batch(topic, [value] * 4, keys=[b"bulk"] * 4, partition=1))
+                sent[1].extend([(b"bulk", value)] * 4)
+            elif kind == "keyless":
+                futures.append(producer.send(topic, value))
+                sent[keyless_partition].append((None, value))
+            else:  # a keyed record whose timestamp is of a type only _send converts
+                futures.append(producer.send(topic, value, key=b"stamped", timestamp_ms=_Stamp(1_700_000_000_000)))
+                sent[murmur2_partition(b"stamped", 4)].append((b"stamped", value))
         producer.flush(30)
         for future in futures:
             future.get(1)
