@@ -19,12 +19,13 @@ batch like any other.
 
 from __future__ import annotations
 
-from collections import Counter, deque
+from collections import deque
 from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 from kafka.producer.accumulator import RecordAccumulator
+from kafka.producer.bulk_runs import group_by_partition
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.structs import TopicPartition
@@ -78,25 +79,20 @@ def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[B
     cannot send any more), or when the accumulator refuses a run (it was
     closed meanwhile), the records not placed fail with that error.
     """
-    records, futures = held.records, held.futures
-    count = len(records)
+    records, futures, sizes = held.records, held.futures, held.sizes
     tps = held.tps
+    runs: Sequence[Tuple[int, Sequence[int]]]  # (partition index, positions of its records in order)
     if len(tps) == 1:
-        order: Sequence[int] = range(count)
-        runs = [(0, count, 0)]
+        runs = [(0, range(len(records)))]
     else:
-        parts = murmur2_partitions(list(map(itemgetter(1), records)), len(tps))
-        order = sorted(range(count), key=parts.__getitem__)  # stable: keeps each partition's order
-        runs = _runs(parts, order)
+        runs = group_by_partition(murmur2_partitions(list(map(itemgetter(1), records)), len(tps)), len(tps))
     used = 0
     full = False
-    sizes = held.sizes
     try:
-        for start, stop, part in runs:
+        for part, picked in runs:
             if failure is not None:
-                _fail(futures, order[start:stop], tps[part], failure)
+                _fail(futures, picked, tps[part], failure)
                 continue
-            picked = order[start:stop]
             placed: List[Tuple[ProduceResult, int, int]] = []
             try:
                 _, filled = accumulator.append_many(
@@ -105,28 +101,19 @@ def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[B
                 full = full or filled
             except Exception as exc:  # noqa: BLE001 - the accumulator was closed: the rest fail with it
                 failure = exc
-            at = start
+            at = 0
             for result, first, n in placed:
-                group = list(map(futures.__getitem__, order[at:at + n]))
+                run = picked[at:at + n]
+                group = list(map(futures.__getitem__, run))
                 _drain(map(setattr, group, repeat("_result"), repeat(result, n)))
                 _drain(map(setattr, group, repeat("_index"), range(first, first + n)))
-                used += sum(map(sizes.__getitem__, order[at:at + n]))
+                used += sum(map(sizes.__getitem__, run))
                 at += n
             if failure is not None:
-                _fail(futures, order[at:stop], tps[part], failure)
+                _fail(futures, picked[at:], tps[part], failure)
     finally:
         accumulator.unreserve(held.reserved - used)
     return full
-
-
-def _runs(parts: List[int], order: List[int]) -> List[Tuple[int, int, int]]:
-    """``(start, stop, partition)`` of each partition's stretch of ``order`` (records sorted by partition)."""
-    runs = []
-    start = 0
-    for part, n in sorted(Counter(parts).items()):
-        runs.append((start, start + n, part))
-        start += n
-    return runs
 
 
 def _fail(futures: List[FutureRecordMetadata], picked: Sequence[int], tp: TopicPartition,
