@@ -341,33 +341,38 @@ class KafkaProducer:
                 elif type(timestamp_ms) is not int or not 0 <= timestamp_ms <= MAX_TIMESTAMP_MS:
                     return self._send(topic, value, key, headers, partition, timestamp_ms)  # converts or refuses it
                 size = len(key) + len(value) + extra
-                if size <= self._max_fast_value and not routes[4]:
-                    # The topic's records of other kinds come in between keyed ones: no holding
-                    # (a group another thread started just before that was found goes first).
-                    if self._held:
-                        self._hand_over_topic(topic)
-                    tps = routes[1]
-                    future, full, new_batch = self._accumulator.append(
-                        tps[(murmur2_unsigned(key) & 0x7FFFFFFF) % len(tps)], timestamp_ms, key, value, headers,
-                        self._max_block, size + RECORD_OVERHEAD, header_bytes)
-                    if full or new_batch:
-                        self._batch_event(topic, full, False, routes[2], routes[3])
-                    return future
                 if size <= self._max_fast_value:
-                    # Held back for a bulk hand-over, in the topic's open group while it has memory left.
                     size += RECORD_OVERHEAD
-                    with self._held_lock:
-                        held = self._held.get(topic)
-                        if held is not None and held.credit >= size and held.version == routes[0] and \
-                                not self._closed:
-                            held.credit -= size
-                            future = FutureRecordMetadata(held, -1, timestamp_ms, len(key),  # type: ignore[arg-type]
-                                                          len(value), header_bytes)
-                            held.records.append((timestamp_ms, key, value, headers))
-                            held.sizes.append(size)
-                            held.futures.append(future)
-                            return future
-                    return self._hold(topic, routes, timestamp_ms, key, value, headers, size, header_bytes)
+                    if not routes[4]:
+                        # The topic's records of other kinds come in between keyed ones: no holding
+                        # (a group another thread started just before that was found goes first).
+                        if self._held:
+                            self._hand_over_topic(topic)
+                        tps = routes[1]
+                        future, full, new_batch = self._accumulator.append(
+                            tps[(murmur2_unsigned(key) & 0x7FFFFFFF) % len(tps)], timestamp_ms, key, value,
+                            headers, self._max_block, size, header_bytes)
+                        if full or new_batch:
+                            self._batch_event(topic, full, False, routes[2], routes[3])
+                        return future
+                    # Held back for a bulk hand-over, in the topic's open group while it has memory left.
+                    started = False
+                    while True:
+                        with self._held_lock:
+                            held = self._held.get(topic)
+                            if held is not None and held.credit >= size and held.version == routes[0] and \
+                                    not self._closed:
+                                held.credit -= size
+                                future = FutureRecordMetadata(held, -1, timestamp_ms,  # type: ignore[arg-type]
+                                                              len(key), len(value), header_bytes)
+                                held.records.append((timestamp_ms, key, value, headers))
+                                held.sizes.append(size)
+                                held.futures.append(future)
+                                break
+                        started = self._start_held_group(topic, routes, size)
+                    if started and threading.current_thread() is not self._sender:
+                        self._sender.wakeup()  # its next turn hands the group over, within linger_ms
+                    return future
         elif partition is not None and type(value) is bytes and type(topic) is str:
             routed = self._send_to_partition(topic, value, key, partition, timestamp_ms, headers)
             if routed is not None:
@@ -488,36 +493,24 @@ class KafkaProducer:
             self._batch_event(topic, full, sticky, all_parts, available)
         return future
 
-    def _hold(self, topic: str, routes: "_KeyRoutes", timestamp_ms: int,
-              key: bytes, value: bytes, headers: Optional[Sequence[Header]], size: int,
-              header_bytes: int) -> FutureRecordMetadata:
-        """Start the topic's next group of held records with this one (send()'s keyed path).
+    def _start_held_group(self, topic: str, routes: "_KeyRoutes", size: int) -> bool:
+        """Open the topic's next group of held records, with room for a record of ``size`` at least.
 
         The group's memory is taken here, so that send() blocks for it as for
-        any record (up to ``max_block_ms``); the full group before it is
-        handed over first, so the sender can free memory meanwhile.
+        any record (up to ``max_block_ms``); the groups before it are handed
+        over first, so the sender can free memory meanwhile. False when
+        another thread opened one first (raises if the producer closed).
         """
         reserved = max(self._hold_chunk, size)
-        while True:
-            self._hand_over_held()
-            self._accumulator.reserve(reserved, self._max_block)
-            with self._held_lock:
-                if topic not in self._held and not self._closed:
-                    held = self._held[topic] = HeldRecords(topic, routes[0], routes[1], reserved,
-                                                           self._hand_over_held)
-                    held.credit -= size
-                    future = FutureRecordMetadata(held, -1, timestamp_ms, len(key), len(value),  # type: ignore[arg-type]
-                                                  header_bytes)
-                    held.records.append((timestamp_ms, key, value, headers))
-                    held.sizes.append(size)
-                    held.futures.append(future)
-                    break
-            # Another thread started a group for the topic meanwhile, or the producer closed.
-            self._accumulator.unreserve(reserved)
-            self._check_can_send()
-        if threading.current_thread() is not self._sender:
-            self._sender.wakeup()  # its next turn hands the group over, within linger_ms
-        return future
+        self._hand_over_held()
+        self._accumulator.reserve(reserved, self._max_block)
+        with self._held_lock:
+            if topic not in self._held and not self._closed:
+                self._held[topic] = HeldRecords(topic, routes[0], routes[1], reserved, self._hand_over_held)
+                return True
+        self._accumulator.unreserve(reserved)
+        self._check_can_send()
+        return False
 
     def _hand_over_topic(self, topic: str) -> None:
         """Hand ``topic``'s held records over before a record of another kind is queued for it.
