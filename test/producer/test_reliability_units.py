@@ -19,6 +19,7 @@ from kafka.cluster import ClusterMetadata
 from kafka.producer import KafkaProducer
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.structs import TopicPartition
+from test.support.waiting import wait_until
 
 TP = TopicPartition("t", 0)
 REQUEST_TIMED_OUT = 7
@@ -166,17 +167,21 @@ def test_one_request_in_flight_keeps_one_batch_per_partition_in_flight(mock_clus
                              enable_idempotence=idempotent, acks="all",
                              max_in_flight_requests_per_connection=1)
     tp = TopicPartition(topic, 0)
+    turns = []
+    producer.on_sender_turn(lambda: turns.append(None))
     try:
         producer.send(topic, value=b"warm-up", partition=0).get(10)
         mock_cluster.set_rtt(-1, 1500)  # responses come late: the next batch is in flight for a while
         first = producer.send(topic, value=b"first", partition=0)
-        deadline = time.monotonic() + 5
-        while tp not in producer._accumulator._muted and time.monotonic() < deadline:
-            time.sleep(0.005)
-        assert tp in producer._accumulator._muted and not first.is_done
+        assert wait_until(lambda: tp in producer._accumulator._muted, timeout=5) and not first.is_done
         second = producer.send(topic, value=b"second", partition=0)
-        time.sleep(0.2)
-        assert producer._accumulator._batches[tp]  # "second" waits for "first"'s answer
+        # A sender turn started after "second" was queued has run to its end once the next one starts:
+        # without the rule, that turn would have sent it.
+        for _ in range(2):
+            seen = len(turns)
+            producer.wakeup_sender()
+            assert wait_until(lambda: len(turns) > seen, timeout=5, interval=0.005)
+        assert producer._accumulator._batches[tp] and not first.is_done  # "second" waits for "first"'s answer
         mock_cluster.set_rtt(-1, 0)
         assert second.get(20).offset == first.get(0).offset + 1
     finally:
