@@ -105,16 +105,15 @@ class ProducerBatch:
         index = self.record_count
         if index and self.size + size > self.max_size:
             return None
+        self.size += size
         values = self.values
         if values is not None and key is None and headers is None:
             self.stamps.append(timestamp)  # type: ignore[union-attr]
             values.append(value)
-            self.size += size
             if COMPACT_FUTURES:
                 return ValueRecordFuture(self.result, index)
         else:
             self.record_list().append((timestamp, key, value, headers))
-            self.size += size
         return FutureRecordMetadata(self.result, index, timestamp, len(key) if key else -1,
                                     len(value) if value else -1, header_size(headers))
 
