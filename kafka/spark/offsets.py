@@ -10,7 +10,6 @@ and convert offsets to and from Spark's JSON form ``{"topic": {"0": 23}}``.
 
 from __future__ import annotations
 
-import logging
 import re
 import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, NamedTuple, Optional, Tuple, TypeVar
@@ -28,7 +27,6 @@ from kafka.structs import TopicPartition
 
 T = TypeVar("T")
 
-log = logging.getLogger(__name__)
 
 Offsets = Dict[Tuple[str, int], int]
 
@@ -157,10 +155,17 @@ class OffsetReader:
         parts = list(partitions)
         listed = self._list({tp: LATEST for tp in parts})
         base = {tp: offset if offset is not None else 0 for tp, offset in listed.items()}
-        marks = self._watermarks(base)
-        return {tp: max(base[tp], marks.get(tp, -1)) for tp in parts}
+        # No fallback to ListOffsets' answer when a watermark cannot be had:
+        # on such a broker that would end the range one batch short, silently.
+        marks = self._retrying(lambda: self._watermarks(base))
+        return {tp: max(base[tp], marks[tp]) for tp in parts}
 
     def _watermarks(self, positions: Offsets) -> Offsets:
+        """The high watermark (last stable offset with read_committed) of every partition of ``positions``.
+
+        Raises the first partition's error when any has none: as it is when
+        retriable (so :meth:`_retrying` asks again), else wrapped in a KafkaError.
+        """
         if not positions:
             return {}
         cluster = self.client.cluster
@@ -189,10 +194,16 @@ class OffsetReader:
         outcomes = self.client.dispatch_by_leader(FETCH, items, build, parse, timeout_ms=self.timeout_ms)
         marks = {}
         for (tp, _), outcome in zip(items, outcomes):
-            if outcome.error is None and outcome.value is not None:
+            error = outcome.error
+            if error is None and (outcome.value is None or outcome.value < 0):
+                error = errors.KafkaTimeoutError("kafkawire: the broker gave no high watermark for %s-%d"
+                                                 % (tp.topic, tp.partition))
+            if error is None:
                 marks[(tp.topic, tp.partition)] = outcome.value
+            elif getattr(error, "retriable", False):
+                raise error
             else:
-                log.debug("no high watermark for %s: %s", tp, outcome.error)
+                raise errors.KafkaError("kafkawire: no high watermark for %s-%d: %r" % (tp.topic, tp.partition, error))
         return marks
 
     def by_timestamp(self, timestamps: Mapping[Tuple[str, int], int]) -> Dict[Tuple[str, int], Optional[int]]:
