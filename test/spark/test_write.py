@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
+from kafka import KafkaConsumer, TopicPartition
 from test.spark.conftest import make_topic
 
 WRITE_SCHEMA = "key binary, value binary, partition int, headers array<struct<key:string,value:binary>>"
+
+
+def _offsets_on_broker(bootstrap, topic, partitions, expected):
+    """Each partition's offsets as a plain consumer reads them (waits at most 10 s for ``expected`` records)."""
+    consumer = KafkaConsumer(bootstrap_servers=bootstrap, enable_auto_commit=False)
+    try:
+        consumer.assign([TopicPartition(topic, p) for p in range(partitions)])
+        consumer.seek_to_beginning()
+        offsets = {p: [] for p in range(partitions)}
+        deadline = time.monotonic() + 10
+        while sum(map(len, offsets.values())) < expected and time.monotonic() < deadline:
+            for tp, records in consumer.poll(timeout_ms=200).items():
+                offsets[tp.partition].extend(r.offset for r in records)
+        return offsets
+    finally:
+        consumer.close()
 
 
 def _read_back(spark, bootstrap, topic):
@@ -21,6 +40,10 @@ def test_write_then_read_returns_the_same_rows(spark, broker):
     df = spark.createDataFrame(rows, WRITE_SCHEMA).repartition(3)
     (df.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", broker.bootstrap_servers)
      .option("topic", topic).save())
+    # What the write left on the broker, read without Spark: a loss here is the
+    # writer's, a loss only in the Spark read below is the reader's.
+    assert _offsets_on_broker(broker.bootstrap_servers, topic, 2, len(rows)) == {0: list(range(100)),
+                                                                                 1: list(range(100))}
     got = _read_back(spark, broker.bootstrap_servers, topic).collect()
     assert sorted((r.key or b"", r.value, r.partition, [(h.key, h.value) for h in r.headers or []]) for r in got) \
         == sorted((k or b"", v, p, h) for k, v, p, h in rows)
