@@ -163,8 +163,9 @@ class OffsetReader:
     def _watermarks(self, positions: Offsets) -> Offsets:
         """The high watermark (last stable offset with read_committed) of every partition of ``positions``.
 
-        Raises the first partition's error when any has none: as it is when
-        retriable (so :meth:`_retrying` asks again), else wrapped in a KafkaError.
+        Raises for the first partition that has none: a RetriableError (which
+        :meth:`_retrying` asks again after) unless the broker's error says
+        that asking again cannot help.
         """
         if not positions:
             return {}
@@ -195,15 +196,15 @@ class OffsetReader:
         marks = {}
         for (tp, _), outcome in zip(items, outcomes):
             error = outcome.error
-            if error is None and (outcome.value is None or outcome.value < 0):
-                error = errors.KafkaTimeoutError("kafkawire: the broker gave no high watermark for %s-%d"
-                                                 % (tp.topic, tp.partition))
-            if error is None:
+            if error is None and outcome.value is not None and outcome.value >= 0:
                 marks[(tp.topic, tp.partition)] = outcome.value
-            elif getattr(error, "retriable", False):
-                raise error
-            else:
-                raise errors.KafkaError("kafkawire: no high watermark for %s-%d: %r" % (tp.topic, tp.partition, error))
+                continue
+            where = "kafkawire: no high watermark for %s-%d" % (tp.topic, tp.partition)
+            # A ProtocolError here is mostly an answer that left the partition
+            # out, which a broker may do now and then: worth asking again.
+            if error is None or getattr(error, "retriable", False) or isinstance(error, errors.ProtocolError):
+                raise errors.RetriableError("%s yet: %s" % (where, error or "the answer had none")) from error
+            raise errors.KafkaError("%s: %s" % (where, error)) from error
         return marks
 
     def by_timestamp(self, timestamps: Mapping[Tuple[str, int], int]) -> Dict[Tuple[str, int], Optional[int]]:

@@ -23,6 +23,7 @@ from test.support.topic_id_peer import resolve
 LAST_BATCH_START = 67  # what the short ListOffsets answer says
 LOG_END = 100  # the high watermark
 NOT_LEADER = errors.NotLeaderForPartitionError.errno
+NOT_AUTHORIZED = errors.TopicAuthorizationFailedError.errno
 
 
 def _list_offsets_short(request: Any) -> Dict[str, Any]:
@@ -31,8 +32,9 @@ def _list_offsets_short(request: Any) -> Dict[str, Any]:
          "offset": LAST_BATCH_START, "leader_epoch": 0} for p in t.partitions]} for t in request.body.topics]}
 
 
-def _watermark_fetch(peer: ScriptedPeer, failures: List[int], omit: bool = False):
-    """Fetch answers giving the high watermark; partition 1 fails while ``failures[0]`` > 0 (or forever if < 0)."""
+def _watermark_fetch(peer: ScriptedPeer, failures: List[int], omit: bool = False, code: int = NOT_LEADER):
+    """Fetch answers giving the high watermark; partition 1 fails (error ``code``, or left out of the
+    answer with ``omit``) while ``failures[0]`` > 0, or always if it is < 0."""
     def answer(request: Any) -> Dict[str, Any]:
         responses = []
         for topic in request.body.topics:
@@ -44,7 +46,7 @@ def _watermark_fetch(peer: ScriptedPeer, failures: List[int], omit: bool = False
                     failures[0] -= 1
                 if failing and omit:
                     continue
-                parts.append({"partition_index": p.partition, "error_code": NOT_LEADER if failing else 0,
+                parts.append({"partition_index": p.partition, "error_code": code if failing else 0,
                               "high_watermark": -1 if failing else LOG_END, "last_stable_offset": -1,
                               "records": b""})
             responses.append({"topic": topic.topic, "topic_id": topic.topic_id, "partitions": parts})
@@ -78,3 +80,16 @@ def test_no_watermark_at_all_fails_the_lookup_instead_of_ending_at_list_offsets_
         peer.on("Fetch", _watermark_fetch(peer, [-1], omit=omit))
         with pytest.raises(errors.KafkaError, match="t-1"):
             _latest(peer)
+        # Asked again before giving up: at least once per lookup (the first and
+        # fetchOffset.numRetries' three more).
+        assert len(peer.received("Fetch")) >= 4
+
+
+def test_an_error_that_asking_again_cannot_mend_fails_at_once():
+    with ScriptedPeer(topics={"t": 2}) as peer:
+        peer.on("ListOffsets", _list_offsets_short)
+        peer.on("Fetch", _watermark_fetch(peer, [-1], code=NOT_AUTHORIZED))
+        with pytest.raises(errors.KafkaError, match="t-1.*TopicAuthorizationFailed") as raised:
+            _latest(peer)
+        assert not raised.value.retriable
+        assert len(peer.received("Fetch")) == 1
