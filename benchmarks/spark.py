@@ -36,6 +36,8 @@ import time
 import uuid
 from typing import Any, Dict, List
 
+from _cpu_shares import cpu_shares, snapshot
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
@@ -148,16 +150,18 @@ def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timi
     results = []
     for _ in range(runs):
         _reset(timings)
+        before = snapshot()
         started = time.perf_counter()
         seen = df.count()
         wall = time.perf_counter() - started
+        cpu = cpu_shares(before, snapshot())
         if seen != count:
             raise SystemExit("read %d records, expected %d" % (seen, count))
         tasks = _tasks(timings, "read")
         results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
                         "client_s": sum(t["client_s"] for t in tasks), "arrow_s": sum(t["arrow_s"] for t in tasks),
                         "task_s": sum(t["task_s"] for t in tasks),
-                        "worker_cpu_us_per_record": 1e6 * sum(t["cpu_s"] for t in tasks) / count})
+                        "worker_cpu_us_per_record": 1e6 * sum(t["cpu_s"] for t in tasks) / count, "cpu": cpu})
     return _summary(results)
 
 
@@ -173,10 +177,12 @@ def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -
     for _ in range(runs):
         topic = _create(servers, PARTITIONS)
         _reset(timings)
+        before = snapshot()
         started = time.perf_counter()
         df.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers) \
             .option("topic", topic).save()
         wall = time.perf_counter() - started
+        cpu = cpu_shares(before, snapshot())
         tasks = _tasks(timings, "write")
         written = sum(t["rows"] for t in tasks)
         if written != count:
@@ -184,7 +190,7 @@ def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -
         results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
                         "send_s": sum(t["send_s"] for t in tasks), "flush_s": sum(t["flush_s"] for t in tasks),
                         "task_s": sum(t["task_s"] for t in tasks),
-                        "worker_cpu_us_per_row": 1e6 * sum(t.get("cpu_s", 0.0) for t in tasks) / count})
+                        "worker_cpu_us_per_row": 1e6 * sum(t.get("cpu_s", 0.0) for t in tasks) / count, "cpu": cpu})
     df.unpersist()
     return _summary(results)
 
@@ -233,7 +239,9 @@ def bench_stream(spark: Any, servers: str, seconds: float, checkpoint: str) -> D
 
 def _summary(results: List[Dict[str, Any]]) -> Dict[str, Any]:
     best = sorted(results, key=lambda r: r["rate"])[len(results) // 2]  # the median run
-    return dict(best, rates=[round(r["rate"]) for r in results])
+    per_record = [{kind: round(1e6 * r["cpu"][kind] / (r["rate"] * r["wall_s"]), 2) for kind in ("machine", "jvm")}
+                  for r in results if "cpu" in r]
+    return dict(best, rates=[round(r["rate"]) for r in results], cpu_us_per_record=per_record)
 
 
 def _session(master: str, work: str, repo: str) -> Any:
@@ -337,6 +345,7 @@ def _explain(report: Dict[str, Any]) -> None:
                  write["task_s"] - write["send_s"] - write["flush_s"]))
         print("  the Python workers' CPU: %.2f us per row (the writer's threads, and Spark's handing over of "
               "the rows)" % write["worker_cpu_us_per_row"])
+        _explain_cpu("  ", write)
 
 
 def _explain_read(what: str, read: Dict[str, Any]) -> None:
@@ -348,6 +357,21 @@ def _explain_read(what: str, read: Dict[str, Any]) -> None:
              read["task_s"] - read["client_s"] - read["arrow_s"]))
     print("%s: Python workers' CPU %.2f us per record (our decoding and Spark's handling of the "
           "batches in the worker)" % (what, read["worker_cpu_us_per_record"]))
+    _explain_cpu("%s: " % what, read)
+
+
+def _explain_cpu(prefix: str, run: Dict[str, Any]) -> None:
+    """The machine's CPU during the median run: how full the cores were, and who used them."""
+    cpu = run["cpu"]
+    available = cpu["cores"] * run["wall_s"]
+    count = run["rate"] * run["wall_s"]
+    print("%sthe machine's CPU during the median run: %.1f of %.1f core-seconds busy (%.0f%%); Spark's JVMs %.1f, "
+          "Python processes %.1f, the broker %.1f, the rest %.1f; all of it %.2f us per record"
+          % (prefix, cpu["machine"], available, 100 * cpu["machine"] / available, cpu["jvm"], cpu["python"],
+             cpu["broker"], cpu["machine"] - cpu["jvm"] - cpu["python"] - cpu["broker"],
+             1e6 * cpu["machine"] / count))
+    print("%severy run, CPU us per record: the machine %s, Spark's JVMs %s"
+          % (prefix, [r["machine"] for r in run["cpu_us_per_record"]], [r["jvm"] for r in run["cpu_us_per_record"]]))
 
 
 if __name__ == "__main__":
