@@ -86,8 +86,7 @@ class CompletedFetch:
     """One partition's part of a Fetch response, consumed record by record."""
 
     __slots__ = ("tp", "fetch_offset", "records", "high_watermark", "last_stable_offset", "log_start_offset",
-                 "aborted", "error_code", "_iterator", "assignment_version", "_state", "_pending", "_pending_at",
-                 "_batch_end")
+                 "aborted", "error_code", "_iterator", "assignment_version", "_state", "_pending", "_batch_end")
 
     def __init__(self, tp: TopicPartition, fetch_offset: int, records: bytes, high_watermark: int,
                  last_stable_offset: int, log_start_offset: int, aborted: List[Tuple[int, int]], error_code: int,
@@ -104,7 +103,6 @@ class CompletedFetch:
         self.assignment_version = assignment_version
         self._state: Any = None  # the partition's subscription state, once records are taken
         self._pending: Optional[List[Any]] = None  # records of the current batch not yet handed out
-        self._pending_at = 0
         self._batch_end = 0
 
 
@@ -362,19 +360,21 @@ class Fetcher:
                         state.position = batch_end
                     continue
                 fetch._pending = pending = records
-                fetch._pending_at = 0
                 fetch._batch_end = batch_end
-            at = fetch._pending_at
-            taken = pending[at:at + limit] if at or len(pending) > limit else pending
-            out.extend(taken)
-            limit -= len(taken)
-            at += len(taken)
-            if at >= len(pending):
+            if len(pending) > limit:
+                taken = pending[:limit]
+                fetch._pending = pending[limit:]
+                state.position = taken[-1][OFFSET] + 1
+            else:
+                taken = pending
                 fetch._pending = None
                 state.position = max(fetch._batch_end, taken[-1][OFFSET] + 1)
-            else:
-                fetch._pending_at = at
-                state.position = taken[-1][OFFSET] + 1
+            out.extend(taken)
+            limit -= len(taken)
+            # The generators that made this list hold it until they are
+            # resumed, by the next poll: emptied, it keeps none of the records
+            # handed out alive (see kafka.consumer.gc_pause).
+            pending.clear()
         return out
 
     def _records(self, fetch: CompletedFetch, state: Any) -> Iterator[Tuple[List[ConsumerRecord], int]]:
@@ -432,6 +432,7 @@ class Fetcher:
                         if built:  # hand out the records before the failing one first
                             yield built, r.offset
                         raise
+                chunk.clear()  # not kept alive by this frame until the next poll resumes it
                 yield built, chunk_end
         if records.has_partial and state.position == fetch.fetch_offset:
             raise errors.RecordTooLargeError(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import struct
+import sys
 
 import pytest
 
@@ -15,6 +16,7 @@ from kafka.consumer.fetcher import CompletedFetch, Fetcher
 from kafka.consumer.subscription import SubscriptionState
 from kafka.errors import CorruptRecordError
 from kafka.record import RecordBatchBuilder
+from kafka.record.record import Record
 from kafka.record.crc import crc32c
 from kafka.structs import TopicPartition
 
@@ -104,3 +106,29 @@ def test_message_format_v1_records_come_out_as_consumer_records():
     assert [(r.serialized_key_size, r.serialized_value_size, r.checksum) for r in records] == [
         (-1, 7, None), (2, 7, None), (-1, 7, None)]
     assert sub.position(TP) == 5
+
+
+def _raw_records():
+    return sum(1 for o in gc.get_objects() if type(o) is Record)
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="counts CPython references")
+@pytest.mark.parametrize("deserialized", [False, True], ids=["plain", "deserialized"])
+@pytest.mark.parametrize("take", [400, 1000], ids=["whole chunks", "part of a chunk"])
+def test_records_handed_out_are_kept_alive_by_the_caller_alone(take, deserialized):
+    # The chunk generators stay suspended until the next poll; records the
+    # application dropped must not live on in them (nor be walked by the
+    # collector's next pass, see kafka.consumer.gc_pause).
+    fetcher, sub = _fetcher(_batch(0, 2000), max_poll_records=400)
+    if deserialized:
+        fetcher.value_deserializer = bytes
+    raw_before = _raw_records()
+    got = fetcher.fetched_records(max_records=take)[TP]
+    assert len(got) == take
+    for index in (0, -1):
+        record = got[index]
+        assert sys.getrefcount(record) == 3  # ``got``, ``record`` and getrefcount's argument
+    del record
+    if deserialized:  # nor the undeserialized records they were built from (bar the loop's last one)
+        assert _raw_records() - raw_before <= 1
+    assert [r.offset for r in fetcher.fetched_records(max_records=2000)[TP]] == list(range(take, 2000))
