@@ -26,6 +26,7 @@ from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.config_checks import check_config_values
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
+from kafka.consumer.gc_pause import restore_threshold
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
@@ -472,6 +473,7 @@ class ModernKafkaConsumer:
                                         timeout_ms=timeout_ms if timeout_ms is not None else 30000)
         finally:
             self._client.close()
+            restore_threshold()  # a last poll may have lifted the collector's threshold
 
     @property
     def closed(self) -> bool:

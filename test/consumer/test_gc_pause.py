@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from kafka.consumer.gc_pause import gc_paused
+from kafka.consumer.gc_pause import gc_paused, restore_threshold
 
 cpython_only = pytest.mark.skipif(sys.implementation.name != "cpython", reason="pauses CPython's collector only")
 
@@ -36,3 +36,144 @@ def test_a_collector_turned_off_by_the_application_stays_off():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+# -- the young generation's threshold around a poll ------------------------------------------
+
+@pytest.fixture
+def threshold():
+    """The young generation's threshold before the test; put back (and any lift ended) after it."""
+    saved = gc.get_threshold()
+    restore_threshold()
+    yield gc.get_threshold()[0]
+    restore_threshold()
+    gc.set_threshold(*saved)
+
+
+class _Passes:
+    """Young-generation passes of the collector while the block runs."""
+
+    def __enter__(self):
+        self.young = 0
+        gc.callbacks.append(self._seen)
+        return self
+
+    def __exit__(self, *exc):
+        gc.callbacks.remove(self._seen)
+
+    def _seen(self, phase, info):
+        if phase == "start" and info["generation"] == 0:
+            self.young += 1
+
+
+def _poll(records):
+    """What a poll does to the collector: ``records`` tuples made with it paused, returned alive."""
+    with gc_paused():
+        return [(i, str(i)) for i in range(records)]
+
+
+@cpython_only
+def test_the_records_of_a_poll_are_not_walked_by_the_pass_after_it(threshold):
+    with _Passes() as passes:
+        records = _poll(5 * threshold)
+        allocated = [[] for _ in range(10)]  # the application's next allocations
+    assert passes.young == 0  # a plain gc.enable() would start one at the first allocation
+    assert gc.get_threshold()[0] > gc.get_count()[0]
+    del records, allocated
+
+
+@cpython_only
+def test_the_next_poll_puts_the_threshold_back(threshold):
+    records = _poll(5 * threshold)
+    assert gc.get_threshold()[0] > threshold
+    with gc_paused():
+        assert gc.get_threshold()[0] == threshold
+    del records
+    _poll(5 * threshold)
+    restore_threshold()  # as closing a consumer does
+    assert gc.get_threshold()[0] == threshold
+
+
+@cpython_only
+def test_a_poll_that_made_nothing_still_spares_the_records_of_the_one_before(threshold):
+    records = _poll(5 * threshold)
+    _poll(0)  # nothing had arrived yet
+    with _Passes() as passes:
+        with gc_paused():
+            pass
+    assert passes.young == 0
+    del records
+
+
+@cpython_only
+def test_records_kept_past_the_next_poll_are_walked_as_usual(threshold):
+    kept = [_poll(5 * threshold), _poll(5 * threshold)]  # the first is more than the last poll made
+    with _Passes() as passes:
+        with gc_paused():
+            pass
+    assert passes.young == 1
+    del kept
+
+
+@cpython_only
+def test_a_threshold_the_application_sets_in_between_is_kept(threshold):
+    records = _poll(5 * threshold)
+    gc.set_threshold(threshold + 1234)
+    with gc_paused():
+        assert gc.get_threshold()[0] == threshold + 1234
+    assert gc.get_threshold()[0] == threshold + 1234
+    del records
+
+
+@cpython_only
+def test_two_polls_overlapping_lift_from_the_applications_threshold(threshold):
+    # Two threads may both find the collector on and both pause it; the later
+    # exit must not take the earlier one's lift for the application's threshold.
+    first, second = gc_paused(), gc_paused()
+    first.__enter__()
+    gc.enable()
+    second.__enter__()
+    made = [(i, str(i)) for i in range(5 * threshold)]
+    first.__exit__(None, None, None)
+    gc.disable()  # the second poll goes on without a pass, as if still paused
+    made += [(i, str(i)) for i in range(5 * threshold)]
+    second.__exit__(None, None, None)
+    restore_threshold()
+    assert gc.get_threshold()[0] == threshold
+    del made
+
+
+@cpython_only
+def test_large_polls_leave_no_young_pass_to_an_application_loop(broker, threshold):
+    # A consumer loop rebinds its variable only when the next poll returns, so
+    # the last poll's records are still alive when the next one starts.
+    from kafka import KafkaConsumer, KafkaProducer, TopicPartition
+    from test.support.topics import new_topic
+
+    topic = new_topic(broker)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=20) as producer:
+        for i in range(40000):
+            producer.send(topic, b"value-%d" % i, key=b"key-%d" % (i % 97), headers=[("h", b"x")], partition=0)
+    tp = TopicPartition(topic, 0)
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, max_poll_records=10000,
+                             enable_auto_commit=False)
+    try:
+        consumer.assign([tp])
+        consumer.seek_to_beginning(tp)
+        got = 0
+        batch = consumer.poll(timeout_ms=10000)  # connects, looks up the position, fetches
+        got += sum(len(records) for records in batch.values())
+        with _Passes() as passes:
+            polls = 0
+            while got < 40000 and polls < 50:
+                batch = consumer.poll(timeout_ms=10000)
+                got += sum(len(records) for records in batch.values())
+                polls += 1
+    finally:
+        consumer.close()
+    assert got == 40000
+    # The code before this change made one pass after every poll (a poll of up
+    # to 10,000 records is far past the threshold); the margin is for
+    # allocations of other threads of the test process.
+    assert passes.young < polls
+    assert gc.get_threshold()[0] == threshold  # close() put it back
