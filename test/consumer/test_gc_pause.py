@@ -95,23 +95,16 @@ def test_the_next_poll_puts_the_threshold_back(threshold):
 
 
 @cpython_only
-def test_a_poll_that_made_nothing_still_spares_the_records_of_the_one_before(threshold):
-    records = _poll(5 * threshold)
-    _poll(0)  # nothing had arrived yet
+@pytest.mark.parametrize("made, passes_expected", [
+    ((5, 0), 0),  # a poll that made nothing (none had arrived yet) still spares the records of the one before
+    ((5, 5), 1),  # records kept past the next poll are walked as usual
+], ids=["after an empty poll", "records kept"])
+def test_the_next_poll_walks_only_records_kept_past_the_last_poll(threshold, made, passes_expected):
+    kept = [_poll(n * threshold) for n in made]
     with _Passes() as passes:
         with gc_paused():
             pass
-    assert passes.young == 0
-    del records
-
-
-@cpython_only
-def test_records_kept_past_the_next_poll_are_walked_as_usual(threshold):
-    kept = [_poll(5 * threshold), _poll(5 * threshold)]  # the first is more than the last poll made
-    with _Passes() as passes:
-        with gc_paused():
-            pass
-    assert passes.young == 1
+    assert passes.young == passes_expected
     del kept
 
 
