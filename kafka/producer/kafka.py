@@ -27,7 +27,7 @@ from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.held import HeldRecords, place
 from kafka.producer.idempotence import ProducerIdentity
-from kafka.producer.partitioner import DefaultPartitioner, murmur2_unsigned
+from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
@@ -350,8 +350,8 @@ class KafkaProducer:
                             self._hand_over_topic(topic)
                         tps = routes[1]
                         future, full, new_batch = self._accumulator.append(
-                            tps[(murmur2_unsigned(key) & 0x7FFFFFFF) % len(tps)], timestamp_ms, key, value,
-                            headers, self._max_block, size, header_bytes)
+                            tps[murmur2_partition(key, len(tps))], timestamp_ms, key, value, headers,
+                            self._max_block, size, header_bytes)
                         if full or new_batch:
                             self._batch_event(topic, full, False, routes[2], routes[3])
                         return future
