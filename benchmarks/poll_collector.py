@@ -5,9 +5,9 @@
 
 Fills one partition of the embedded broker with records of the ``small``
 shape (values 50-150 B, keys 8-36 B, 0-3 headers), written by confluent-kafka
-in batches of up to 1 MB as the consumer benchmark does, then reads them in
-this process with a loop that rebinds its variable at each poll, as
-applications do. For each poll size it reports the consumer's CPU per record
+in batches of up to 1 MB with the consumer benchmark's own shape and filler,
+then reads them in this process with a loop that rebinds its variable at
+each poll, as applications do. For each poll size it reports the consumer's CPU per record
 and the time CPython's cyclic garbage collector spent (``gc.callbacks``),
 with the number of passes by generation: the figure behind "The records and
 CPython's garbage collector" in ``docs/consumer.rst``.
@@ -17,19 +17,17 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
-import random
-import sys
 import time
-from typing import Dict, List, Optional, Tuple
+from typing import Dict
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from consumer import fill_confluent  # also puts the repository first on sys.path
+from _producer_child import make_shape
 
-from kafka import KafkaAdminClient, KafkaConsumer, TopicPartition  # noqa: E402
-from kafka.admin import NewTopic  # noqa: E402
+from kafka import KafkaConsumer, TopicPartition  # noqa: E402
+from kafka.conn.blocking import BlockingConnection  # noqa: E402
+from kafka.direct import create_topic  # noqa: E402
 from kafka.testing import EmbeddedBroker  # noqa: E402
 
-POOL = 4096
 TOPIC = "poll-collector"
 
 
@@ -57,37 +55,12 @@ class CollectorClock:
         self.passes[generation] = self.passes.get(generation, 0) + 1
 
 
-def small_shape(seed: int = 7) -> Tuple[List[bytes], List[bytes], List[Optional[List[Tuple[str, bytes]]]]]:
-    rnd = random.Random(seed)
-    values = [rnd.randbytes(rnd.randint(50, 150)) for _ in range(POOL)]
-    keys = [rnd.randbytes(rnd.randint(8, 36)) for _ in range(POOL)]
-    headers = [[("h%d" % j, rnd.randbytes(rnd.randint(8, 32))) for j in range(rnd.randint(0, 3))] or None
-               for _ in range(POOL)]
-    return values, keys, headers
-
-
 def fill(bootstrap: str, records: int) -> None:
-    import confluent_kafka
-
-    admin = KafkaAdminClient(bootstrap_servers=bootstrap)
-    try:
-        admin.create_topics([NewTopic(TOPIC, 1, 1)])
-    finally:
-        admin.close()
-    values, keys, headers = small_shape()
-    producer = confluent_kafka.Producer({"bootstrap.servers": bootstrap, "linger.ms": 20, "batch.size": 1_000_000,
-                                         "acks": 1})
-    for i in range(records):
-        while True:
-            try:
-                producer.produce(TOPIC, values[i % POOL], keys[i % POOL], partition=0, headers=headers[i % POOL])
-                break
-            except BufferError:
-                producer.poll(0.005)
-        if not i % 1000:
-            producer.poll(0)
-    if producer.flush(300):
-        raise SystemExit("confluent-kafka did not deliver every record")
+    """The topic, filled as ``benchmarks/consumer.py`` fills its ``small`` topics (its shape, its filler)."""
+    host, port = bootstrap.rsplit(":", 1)
+    with BlockingConnection(host, int(port), timeout=30) as conn:
+        create_topic(conn, TOPIC)
+    fill_confluent(bootstrap, TOPIC, "none", records, make_shape("small", 100))
 
 
 def read_all(bootstrap: str, records: int, poll_records: int) -> Dict[str, object]:
