@@ -25,6 +25,10 @@ __all__ = ["MemoryRecords", "MemoryRecordsBuilder", "Batch"]
 Batch = Union[RecordBatch, LegacyRecordBatch]
 
 _SIZE = struct.Struct(">i")
+_OFFSET = struct.Struct(">q")
+# Where a v2 batch header keeps its last offset delta (after base offset,
+# length, leader epoch, magic, crc and attributes).
+_LAST_OFFSET_DELTA_AT = 23
 _LOG_OVERHEAD = 12
 # Bytes needed to see a batch's magic: offset, length, then 4 bytes of
 # leader epoch (v2) or crc (v0/v1).
@@ -113,6 +117,23 @@ class MemoryRecords:
     def has_partial(self) -> bool:
         """True if the data ends with an incomplete batch."""
         return self.partial_bytes > 0
+
+    @property
+    def next_offset(self) -> Optional[int]:
+        """The offset that follows the last complete batch.
+
+        ``None`` when there is no complete batch, or when a malformed batch
+        follows the good ones (reading stops there, so nothing after it is
+        known).  Read from the batch headers alone: no record is decoded.
+        """
+        if self._error is not None or not self._bounds:
+            return None
+        pos, magic = self._bounds[-1]
+        last: int = _OFFSET.unpack_from(self._buf, pos)[0]
+        if magic == 2:
+            last += _SIZE.unpack_from(self._buf, pos + _LAST_OFFSET_DELTA_AT)[0]
+        # A v0/v1 entry's offset is its last record's, a compressed wrapper's too.
+        return last + 1
 
     @property
     def batch_count(self) -> int:

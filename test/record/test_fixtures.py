@@ -424,3 +424,31 @@ def test_compressed_v2(codec):
 def _crc32c(data: bytes) -> int:
     crc32c = pytest.importorskip("crc32c")
     return crc32c.crc32c(data)
+
+
+# ---------------------------------------------------------------------------
+# MemoryRecords.next_offset: where a consumer's next fetch would start
+# ---------------------------------------------------------------------------
+
+
+def test_next_offset_after_v2_batch_is_base_plus_last_delta_plus_one():
+    # baseOffset 5, lastOffsetDelta 1: offsets 5 and 6, the next fetch at 7.
+    assert MemoryRecords(V2_WITH_HEADERS).next_offset == 7
+
+
+def test_next_offset_ignores_a_partial_trailing_batch():
+    blob = V2_WITH_HEADERS + V0_MESSAGE_SET + V2_WITH_HEADERS[:40]
+    # The v0 set's last message has offset 1: a legacy entry's own offset is its last.
+    assert MemoryRecords(blob).next_offset == 2
+
+
+def test_next_offset_of_a_compressed_v1_wrapper_is_after_its_last_inner_record():
+    data = _v1_wrapper(1002, 0x01, T + 2, gzip.compress(V1_INNER))
+    assert MemoryRecords(data).next_offset == 1003
+
+
+def test_next_offset_is_none_without_a_complete_batch_or_after_a_corrupt_one():
+    assert MemoryRecords(b"").next_offset is None
+    assert MemoryRecords(V2_WITH_HEADERS[:60]).next_offset is None
+    bad_magic = V2_WITH_HEADERS[:16] + b"\x07" + V2_WITH_HEADERS[17:]
+    assert MemoryRecords(V2_WITH_HEADERS + bad_magic).next_offset is None
