@@ -2,9 +2,16 @@
 
 :class:`Fetcher` keeps at most one Fetch request in flight per leader. Its
 responses are queued as :class:`CompletedFetch` objects and turned into
-:class:`ConsumerRecord` values only when the application asks for records;
-as soon as a partition's buffered data is handed out, the next fetch for it
-is sent, so the broker works while the application processes.
+:class:`ConsumerRecord` values only when the application asks for records.
+
+Fetching runs one response ahead: once a response for a partition is
+buffered, the next fetch for it is sent from the offset after the
+response's last complete batch, so the broker prepares (and the socket
+carries) the next data while this one is decoded and processed.  A
+partition thus holds at most two responses, one being handed out and one
+arriving; the next fetch waits until the first is used up.  A response
+fetched ahead that no longer starts at the partition's position (after a
+seek, a pause or a reassignment) is dropped unread.
 
 Positions advance past every record handed out and past control batches. In
 ``read_committed`` mode the records of aborted transactions are dropped,
@@ -86,11 +93,12 @@ class CompletedFetch:
     """One partition's part of a Fetch response, consumed record by record."""
 
     __slots__ = ("tp", "fetch_offset", "records", "high_watermark", "last_stable_offset", "log_start_offset",
-                 "aborted", "error_code", "_iterator", "assignment_version", "_state", "_pending", "_batch_end")
+                 "aborted", "error_code", "_iterator", "assignment_version", "_state", "_pending", "_batch_end",
+                 "end_offset")
 
     def __init__(self, tp: TopicPartition, fetch_offset: int, records: bytes, high_watermark: int,
                  last_stable_offset: int, log_start_offset: int, aborted: List[Tuple[int, int]], error_code: int,
-                 assignment_version: int) -> None:
+                 assignment_version: int, end_offset: Optional[int] = None) -> None:
         self.tp = tp
         self.fetch_offset = fetch_offset
         self.records = records
@@ -104,6 +112,9 @@ class CompletedFetch:
         self._state: Any = None  # the partition's subscription state, once records are taken
         self._pending: Optional[List[Any]] = None  # records of the current batch not yet handed out
         self._batch_end = 0
+        #: The offset after the last complete batch, where the partition's
+        #: next fetch may start before this one is used up; None: not before.
+        self.end_offset = end_offset
 
 
 def _past_max_offset(tp: Tuple[str, int], base_offset: int) -> errors.CorruptRecordError:
@@ -153,19 +164,30 @@ class Fetcher:
 
     # -- sending -------------------------------------------------------------------------
 
-    def _buffered(self) -> Set[TopicPartition]:
-        parts = {c.tp for c in self._completed}
+    def _fetch_ahead_offsets(self) -> Dict[TopicPartition, Optional[int]]:
+        """Partitions with buffered responses: where a fetch ahead of them starts, None for no fetch.
+
+        One buffered response may be fetched ahead of, from its end; two may not.
+        """
+        ahead: Dict[TopicPartition, Optional[int]] = {}
         if self._current is not None:
-            parts.add(self._current.tp)
-        return parts
+            ahead[self._current.tp] = self._current.end_offset
+        for fetch in self._completed:
+            ahead[fetch.tp] = None if fetch.tp in ahead else fetch.end_offset
+        return ahead
 
     def send_fetches(self) -> int:
-        """Send a Fetch to every leader of fetchable partitions with nothing buffered or in flight."""
+        """Send a Fetch to every leader of fetchable partitions that may fetch and have none in flight.
+
+        A partition may fetch when it has nothing buffered, or one response
+        with a complete batch: then the fetch starts after that response.
+        """
         cluster = self.client.cluster
-        buffered = self._buffered()
-        by_node: Dict[int, List[TopicPartition]] = {}
+        ahead = self._fetch_ahead_offsets()
+        by_node: Dict[int, List[Tuple[TopicPartition, Optional[int]]]] = {}
         for tp in self.subscription.fetchable_partitions():
-            if tp in buffered:
+            start = ahead.get(tp)
+            if start is None and tp in ahead:
                 continue
             leader = cluster.leader_for_partition(tp)
             if leader is None or leader < 0:
@@ -175,7 +197,7 @@ class Fetcher:
             node = self._replicas.node_for(tp, leader)
             if node in self._in_flight:
                 continue
-            by_node.setdefault(node, []).append(tp)
+            by_node.setdefault(node, []).append((tp, start))
         sent = 0
         for node, partitions in by_node.items():
             if not self.client.ready(node):
@@ -203,17 +225,20 @@ class Fetcher:
             sent += 1
         return sent
 
-    def _fetch_request(self, partitions: List[TopicPartition]) -> Tuple[Any, Dict[TopicPartition, int],
-                                                                       Dict[str, Optional[uuid.UUID]]]:
+    def _fetch_request(self, partitions: List[Tuple[TopicPartition, Optional[int]]]
+                       ) -> Tuple[Any, Dict[TopicPartition, int], Dict[str, Optional[uuid.UUID]]]:
+        """The request for ``(partition, offset after its buffered response or None)`` pairs."""
         cluster = self.client.cluster
         offsets: Dict[TopicPartition, int] = {}
         wanted = []
-        for tp in partitions:
-            state = self.subscription.state(tp)
-            offsets[tp] = state.position  # type: ignore[assignment]
-            wanted.append(PartitionFetch(tp.topic, tp.partition, state.position,  # type: ignore[arg-type]
+        for tp, start in partitions:
+            position: int = self.subscription.state(tp).position  # type: ignore[assignment]
+            if start is not None and start > position:
+                position = start
+            offsets[tp] = position
+            wanted.append(PartitionFetch(tp.topic, tp.partition, position,
                                          self.max_partition_fetch_bytes, cluster.leader_epoch_for_partition(tp)))
-        ids = topic_ids.ids_by_name(cluster, (tp.topic for tp in partitions))
+        ids = topic_ids.ids_by_name(cluster, (tp.topic for tp, _ in partitions))
         request = build_fetch_request(
             wanted, ids, max_wait_ms=self.fetch_max_wait_ms, min_bytes=self.fetch_min_bytes,
             max_bytes=self.fetch_max_bytes, isolation_level=self.isolation, rack_id=self.client_rack)
@@ -241,9 +266,11 @@ class Fetcher:
                         part.preferred_read_replica, part.error_code):
                     continue
                 aborted = [(a.producer_id, a.first_offset) for a in part.aborted_transactions or ()]
+                records = part.records or b""
+                end = MemoryRecords(records).next_offset if records and not part.error_code else None
                 self._completed.append(CompletedFetch(
-                    tp, offsets[tp], part.records or b"", part.high_watermark, part.last_stable_offset,
-                    part.log_start_offset, aborted, part.error_code, version))
+                    tp, offsets[tp], records, part.high_watermark, part.last_stable_offset,
+                    part.log_start_offset, aborted, part.error_code, version, end))
 
     def _on_fetch_error(self, node: int, exc: BaseException) -> None:
         self._in_flight.pop(node, None)

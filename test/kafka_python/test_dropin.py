@@ -251,7 +251,7 @@ def test_client_rack_goes_into_fetch_requests(broker: Any) -> None:
         tp = TopicPartition(topic, 0)
         consumer.assign([tp])
         consumer.poll(timeout_ms=1000)  # positions known, metadata loaded
-        request, _, _ = consumer._fetcher._fetch_request([tp])
+        request, _, _ = consumer._fetcher._fetch_request([(tp, None)])
         assert request.rack_id == "rack-a"
     finally:
         consumer.close()
