@@ -8,9 +8,10 @@ answers each Fetch with at most two whole batches, as a broker cut short by
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterator, List, Tuple
 
 import pytest
 
@@ -57,21 +58,25 @@ class CutLog:
             return self.asked.wait_for(lambda: offset in self.offsets, timeout)
 
 
-def _consumer(peer: ScriptedPeer) -> KafkaConsumer:
-    consumer = KafkaConsumer(bootstrap_servers=peer.bootstrap, request_timeout_ms=5000, fetch_max_wait_ms=50,
-                             max_poll_records=2)
-    consumer.assign([TP])
-    consumer.seek(TP, 0)
-    return consumer
-
-
-def _first_records(consumer: KafkaConsumer) -> List[int]:
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline:
-        got = consumer.poll(timeout_ms=100).get(TP)
-        if got:
-            return [r.offset for r in got]
-    raise AssertionError("no records within 10 s")
+@contextlib.contextmanager
+def _first_poll_done(tail: int = 0) -> Iterator[Tuple[CutLog, KafkaConsumer]]:
+    """A consumer of the peer's log (2 records per poll) right after its first poll returned offsets 0 and 1."""
+    with ScriptedPeer(topics={"t": 1}) as peer:
+        log = CutLog(peer, tail)
+        peer.on("Fetch", log.handle)
+        consumer = KafkaConsumer(bootstrap_servers=peer.bootstrap, request_timeout_ms=5000, fetch_max_wait_ms=50,
+                                 max_poll_records=2)
+        try:
+            consumer.assign([TP])
+            consumer.seek(TP, 0)
+            deadline = time.monotonic() + 10
+            first: List[int] = []
+            while not first and time.monotonic() < deadline:
+                first = [r.offset for r in consumer.poll(timeout_ms=100).get(TP, [])]
+            assert first == [0, 1]
+            yield log, consumer
+        finally:
+            consumer.close()
 
 
 def _rest(consumer: KafkaConsumer, until: int) -> List[int]:
@@ -84,55 +89,35 @@ def _rest(consumer: KafkaConsumer, until: int) -> List[int]:
 
 @pytest.mark.parametrize("tail", [0, 40], ids=["whole-batches", "cut-batch-at-the-end"])
 def test_the_next_fetch_starts_after_the_buffered_answer_before_it_is_read(tail):
-    with ScriptedPeer(topics={"t": 1}) as peer:
-        log = CutLog(peer, tail)
-        peer.on("Fetch", log.handle)
-        consumer = _consumer(peer)
-        try:
-            assert _first_records(consumer) == [0, 1]
-            # The answer holds offsets 0-5 and only 0-1 were handed out, yet the
-            # fetch for 6 on (where the cut batch starts, when there is one) is
-            # on its way without another poll.
-            assert log.wait_for(BATCH * 2), log.offsets
-            assert consumer.position(TP) == 2
-            rest = _rest(consumer, END)
-        finally:
-            consumer.close()
+    with _first_poll_done(tail) as (log, consumer):
+        # The answer holds offsets 0-5 and only 0-1 were handed out, yet the
+        # fetch for 6 on (where the cut batch starts, when there is one) is
+        # on its way without another poll.
+        assert log.wait_for(BATCH * 2), log.offsets
+        assert consumer.position(TP) == 2
+        rest = _rest(consumer, END)
     assert [0, 1] + rest == list(range(END))  # every record once, in order
     asked = [o for o in log.offsets if o < END]
     assert asked == [0, 6, 12], log.offsets  # no offset fetched twice
 
 
 def test_an_answer_fetched_ahead_is_dropped_after_a_seek():
-    with ScriptedPeer(topics={"t": 1}) as peer:
-        log = CutLog(peer)
-        peer.on("Fetch", log.handle)
-        consumer = _consumer(peer)
-        try:
-            assert _first_records(consumer) == [0, 1]
-            assert log.wait_for(6)
-            consumer.seek(TP, 10)
-            rest = _rest(consumer, END)
-        finally:
-            consumer.close()
+    with _first_poll_done() as (log, consumer):
+        assert log.wait_for(6)
+        consumer.seek(TP, 10)
+        rest = _rest(consumer, END)
     assert rest == list(range(10, END))
 
 
 def test_two_buffered_answers_hold_the_next_fetch_and_are_read_in_order():
-    with ScriptedPeer(topics={"t": 1}) as peer:
-        log = CutLog(peer)
-        peer.on("Fetch", log.handle)
-        consumer = _consumer(peer)
-        try:
-            offsets = _first_records(consumer)
-            assert log.wait_for(6)
-            time.sleep(0.2)  # the answer for 6-11 has come; 2-5 are still unread
-            for _ in range(2):
-                offsets += [r.offset for r in consumer.poll(timeout_ms=1000).get(TP, [])]
-            # Two answers were buffered all along: no third fetch went out.
-            assert offsets == [0, 1, 2, 3, 4, 5] and log.offsets == [0, 6]
+    with _first_poll_done() as (log, consumer):
+        offsets = [0, 1]
+        assert log.wait_for(6)
+        time.sleep(0.2)  # the answer for 6-11 has come; 2-5 are still unread
+        for _ in range(2):
             offsets += [r.offset for r in consumer.poll(timeout_ms=1000).get(TP, [])]
-            assert offsets[-2:] == [6, 7]
-            assert log.wait_for(12), log.offsets  # the first answer is used up: one may be fetched ahead again
-        finally:
-            consumer.close()
+        # Two answers were buffered all along: no third fetch went out.
+        assert offsets == [0, 1, 2, 3, 4, 5] and log.offsets == [0, 6]
+        offsets += [r.offset for r in consumer.poll(timeout_ms=1000).get(TP, [])]
+        assert offsets[-2:] == [6, 7]
+        assert log.wait_for(12), log.offsets  # the first answer is used up: one may be fetched ahead again
