@@ -222,6 +222,54 @@ def run_ours(args: argparse.Namespace, shape: Shape) -> Outcome:
     return result + ("%s (%s)" % (getattr(kafka, "__version__", "?"), crc_impl),)
 
 
+def _send_pool_batches(producer: Any, topic: str, shape: Shape, count: int) -> List[Tuple[Any, int]]:
+    """``count`` records through ``send_batch``, the pool's columns (1,024 records) per call: (future, records)."""
+    values, keys, headers = shape
+    if headers is not None and not any(headers):
+        headers = None  # ``keyed``: no record has headers
+    sent = []
+    while count:
+        n = min(count, POOL)
+        if n == POOL:
+            future = producer.send_batch(topic, values, keys=keys, headers=headers)
+        else:
+            future = producer.send_batch(topic, values[:n], keys=keys and keys[:n], headers=headers and headers[:n])
+        sent.append((future, n))
+        count -= n
+    return sent
+
+
+def run_ours_batch(args: argparse.Namespace, shape: Shape) -> Outcome:
+    """``send_batch`` of the pool's columns per call, then ``flush()``; the producer of run_ours."""
+    import kafka
+    from kafka.producer import KafkaProducer
+
+    producer = KafkaProducer(
+        bootstrap_servers=args.bootstrap,
+        acks=1,
+        linger_ms=args.linger_ms,
+        compression_type=None if args.codec == "none" else args.codec,
+        enable_idempotence=False,
+        **({"batch_size": args.batch_size} if args.batch_size else {}),
+    )
+    try:
+        for future, _ in _send_pool_batches(producer, args.topic, shape, args.warmup):
+            future.get(timeout=args.timeout)
+        with Timer() as timer:
+            sent = _send_pool_batches(producer, args.topic, shape, args.records)
+            producer.flush(timeout=args.timeout)
+        ok, failed, first = 0, 0, None
+        for future, n in sent:
+            try:
+                ok += future.get(timeout=0)
+            except Exception as exc:
+                failed += n
+                first = first or describe(exc)
+    finally:
+        producer.close(timeout=10)
+    return timer, ok, failed, first, "%s (send_batch)" % getattr(kafka, "__version__", "?")
+
+
 def run_kafka_python(args: argparse.Namespace, shape: Shape) -> Outcome:
     import kafka
     from kafka import KafkaProducer
@@ -389,6 +437,7 @@ RUNNERS: Dict[str, Callable[[argparse.Namespace, Shape], Outcome]] = {
     "aiokafka": run_aiokafka,
     "confluent": run_confluent,
     "ours-confluent": run_ours_confluent,
+    "ours-batch": run_ours_batch,
 }
 
 
@@ -402,7 +451,7 @@ def codec_skip_reason(client: str, codec: str) -> Optional[str]:
     """Why ``client`` cannot compress with ``codec`` in this environment (None if it can)."""
     if codec == "none":
         return None
-    if client in ("ours", "ours-confluent"):
+    if client in ("ours", "ours-batch", "ours-confluent"):
         from kafka.record import codecs
 
         try:

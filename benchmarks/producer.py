@@ -57,6 +57,9 @@ The clients, as configured:
 * ours -- ``kafka.producer.KafkaProducer(acks=1, linger_ms=5,
   compression_type=..., enable_idempotence=False)``;
   ``send()`` per record keeping the futures, then ``flush()``.
+* ours-batch -- the same producer, records handed over by
+  ``send_batch(topic, values, keys=..., headers=...)`` 1,024 at a time
+  (the pool's columns, as they are), one future per call, then ``flush()``.
 * ours-confluent -- kafkawire's confluent-kafka API from this checkout,
   ``kafka.confluent.Producer`` with the same configuration and loop as
   confluent-kafka below (``--python`` applies to it too; ``batch.size`` is
@@ -124,7 +127,7 @@ from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
 
 CHILD = os.path.join(HERE, "_producer_child.py")
-CLIENTS = ("ours", "ours-confluent", "kafka-python", "aiokafka", "confluent")
+CLIENTS = ("ours", "ours-batch", "ours-confluent", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
 #: Records per run of the realistic workloads (``--records`` N overrides).
 WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000, "keyed": 300_000}
@@ -151,7 +154,7 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     base_env.pop("PYTHONPATH", None)
     ours_env = dict(base_env, PYTHONPATH=ROOT)
     sides = []
-    for ours in ("ours", "ours-confluent"):
+    for ours in ("ours", "ours-batch", "ours-confluent"):
         if ours not in clients:
             continue
         pythons = args.python or [sys.executable]
