@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import time
 from itertools import repeat
+from operator import add
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from kafka import errors
@@ -22,7 +23,7 @@ from kafka.producer.bulk_runs import group_by_partition, sticky_runs
 from kafka.producer.future import ProduceResult
 from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.producer.partitioner import DefaultPartitioner
-from kafka.producer.record_checks import check_bytes, check_headers, check_partition, check_timestamp
+from kafka.producer.record_checks import check_bytes, check_headers_sized, check_partition, check_timestamp
 from kafka.record.batch import estimate_record_sizes
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
@@ -111,15 +112,23 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
                                                   any(k is None and v is None for k, v in zip(key_column, values)))):
         raise errors.IllegalArgumentError("a record needs a key or a value")
     header_column = None
+    header_sizes: List[int] = []
     if headers is not None:
-        header_column = [None if h is None else (check_headers(h) or None) for h in _column(headers, n, "headers")]
+        # Checked and sized in one pass (headers=[] counts as none).
+        header_column = []
+        for h in _column(headers, n, "headers"):
+            checked, extra, _ = (None, 0, -1) if h is None else check_headers_sized(h)
+            header_column.append(checked)
+            header_sizes.append(extra)
     if timestamps is None:
         now = int(time.time() * 1000)
         stamps: Sequence[int] = list(repeat(now, n))
     else:
         stamps = [check_timestamp(t) for t in _column(timestamps, n, "timestamps")]
 
-    sizes = estimate_record_sizes(key_column, values, header_column)
+    sizes = estimate_record_sizes(key_column, values)
+    if header_sizes:
+        sizes = list(map(add, sizes, header_sizes))
     check_sizes(producer, sizes)
 
     started = time.monotonic()

@@ -87,6 +87,8 @@ def _lane_hashes(keys: Sequence[bytes], lengths: Sequence[int]) -> List[int]:
 def murmur2_partitions(keys: Sequence[bytes], num_partitions: int) -> List[int]:
     """``murmur2_partition(key, num_partitions)`` of each key (all ``bytes``), in order."""
     n = len(keys)
+    if num_partitions == 1:
+        return [0] * n  # any hash modulo 1: nothing to compute
     if n < _MIN_LANES:
         return [murmur2_partition(key, num_partitions) for key in keys]
     lengths = list(map(len, keys))

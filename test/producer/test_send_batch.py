@@ -101,3 +101,38 @@ def test_a_closed_producer_refuses_send_batch(broker):
     producer.close()
     with pytest.raises(errors.IllegalStateError):
         producer.send_batch("t", [b"a"])
+
+
+def test_headers_in_every_accepted_form_arrive_as_send_would_send_them(broker):
+    topic = _topic(broker, 1)
+    forms = [
+        [("ascii", b"v")],
+        (("tuple", None),),  # a tuple of pairs, a null value
+        [["as-list", b"x"]],  # a pair given as a list
+        [("clé", b"\xff")],  # a key that is not ASCII
+        [("bytes-like", bytearray(b"ba")), ("view", memoryview(b"mv"))],
+        [],  # no headers, as None
+        None,
+    ]
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=5) as producer:
+        assert producer.send_batch(topic, [b"%d" % i for i in range(len(forms))], headers=forms).get(30) == len(forms)
+    got = _read_all(broker, topic, 1, len(forms))[0]
+    assert [list(r.headers or []) for r in got] == [
+        [("ascii", b"v")], [("tuple", None)], [("as-list", b"x")], [("clé", b"\xff")],
+        [("bytes-like", b"ba"), ("view", b"mv")], [], []]
+
+
+@pytest.mark.parametrize("headers, error", [
+    ([[("k", "text")]], errors.IllegalArgumentTypeError),  # a str value
+    ([[(b"k", b"v")]], errors.IllegalArgumentTypeError),  # a bytes key
+    ([[("k", b"v", b"extra")]], errors.IllegalArgumentError),  # not a pair
+    (["k=v"], errors.IllegalArgumentTypeError),  # not a list of pairs
+    ([[("\ud800", b"v")]], errors.IllegalArgumentError),  # a key UTF-8 cannot encode
+    ([[("k", b"x" * 20000)]], errors.MessageSizeTooLargeError),  # headers count towards the size
+])
+def test_bad_headers_are_refused_before_anything_is_queued(broker, headers, error):
+    topic = _topic(broker, 1)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, max_request_size=10000) as producer:
+        with pytest.raises(error):
+            producer.send_batch(topic, [b"a"], headers=headers)
+        assert producer._accumulator.used_memory == 0
