@@ -88,13 +88,16 @@ def _column(values: Optional[Sequence[Any]], n: int, name: str) -> Sequence[Any]
     return values
 
 
-def _bytes_column(column: Sequence[Any], serializer: Any, what: str) -> List[Any]:
+def _bytes_column(column: Sequence[Any], serializer: Any, what: str) -> Tuple[List[Any], bool]:
+    """``column`` serialized and checked as bytes or None, and whether it holds a None."""
     if serializer is not None:
         column = [None if v is None else serializer(v) for v in column]
-    if not set(map(type, column)) <= {bytes, type(None)}:
+    types = set(map(type, column))
+    if not types <= {bytes, type(None)}:
         serialized = serializer is not None
         column = [v if v is None or type(v) is bytes else check_bytes(v, what, serialized) for v in column]
-    return list(column)
+    # From the types seen: ``None in column`` would cost as much again on CPython.
+    return list(column), type(None) in types
 
 
 def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
@@ -105,11 +108,12 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     n = len(values)
     if n == 0:
         return BatchSendFuture([], 0)
-    values = _bytes_column(values, producer._value_serializer, "value")
-    key_column = None if keys is None else _bytes_column(_column(keys, n, "keys"),
-                                                         producer._key_serializer, "key")
-    if None in values and (key_column is None or (None in key_column and
-                                                  any(k is None and v is None for k, v in zip(key_column, values)))):
+    values, null_values = _bytes_column(values, producer._value_serializer, "value")
+    key_column, null_keys = None, True
+    if keys is not None:
+        key_column, null_keys = _bytes_column(_column(keys, n, "keys"), producer._key_serializer, "key")
+    if null_values and (key_column is None or (null_keys and
+                                               any(k is None and v is None for k, v in zip(key_column, values)))):
         raise errors.IllegalArgumentError("a record needs a key or a value")
     header_column = None
     header_sizes: List[int] = []

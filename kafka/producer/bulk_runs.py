@@ -2,20 +2,32 @@
 
 Each helper works on whole lists with C-level iteration (``map``,
 ``itertools.accumulate``, ``bisect``, ``sorted``) so that the cost per
-record of a large ``send_batch`` stays a few tens of nanoseconds.
+record of a large ``send_batch`` stays a few tens of nanoseconds; on PyPy,
+whose JIT compiles plain loops, the prefix sums are a plain loop.
 """
 
 from __future__ import annotations
 
+import sys
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from itertools import accumulate
 from typing import Iterator, List, Sequence, Tuple
 
+_PYPY = sys.implementation.name == "pypy"
+
 
 def prefix_sums(sizes: Sequence[int]) -> List[int]:
     """``[0, sizes[0], sizes[0] + sizes[1], ...]`` (one more item than ``sizes``)."""
-    return list(accumulate(sizes, initial=0))
+    if not _PYPY:
+        return list(accumulate(sizes, initial=0))
+    # PyPy's JIT runs the plain loop about twice as fast as accumulate().
+    sums = [0] * (len(sizes) + 1)
+    total = 0
+    for i, size in enumerate(sizes, 1):
+        total += size
+        sums[i] = total
+    return sums
 
 
 def fill(sums: Sequence[int], start: int, room: int) -> int:
