@@ -200,11 +200,9 @@ def _run_sync_futures(
     return timer, ok, failed, first
 
 
-def run_ours(args: argparse.Namespace, shape: Shape) -> Outcome:
-    import kafka
-    from kafka.producer import KafkaProducer
-
-    producer = KafkaProducer(
+def _configured(producer_class: Any, args: argparse.Namespace) -> Any:
+    """A KafkaProducer (ours or kafka-python's: the same settings) as the benchmark configures it."""
+    return producer_class(
         bootstrap_servers=args.bootstrap,
         acks=1,
         linger_ms=args.linger_ms,
@@ -212,6 +210,13 @@ def run_ours(args: argparse.Namespace, shape: Shape) -> Outcome:
         enable_idempotence=False,
         **({"batch_size": args.batch_size} if args.batch_size else {}),
     )
+
+
+def run_ours(args: argparse.Namespace, shape: Shape) -> Outcome:
+    import kafka
+    from kafka.producer import KafkaProducer
+
+    producer = _configured(KafkaProducer, args)
     try:
         result = _run_sync_futures(producer, args, shape)
     finally:
@@ -244,14 +249,7 @@ def run_ours_batch(args: argparse.Namespace, shape: Shape) -> Outcome:
     import kafka
     from kafka.producer import KafkaProducer
 
-    producer = KafkaProducer(
-        bootstrap_servers=args.bootstrap,
-        acks=1,
-        linger_ms=args.linger_ms,
-        compression_type=None if args.codec == "none" else args.codec,
-        enable_idempotence=False,
-        **({"batch_size": args.batch_size} if args.batch_size else {}),
-    )
+    producer = _configured(KafkaProducer, args)
     try:
         for future, _ in _send_pool_batches(producer, args.topic, shape, args.warmup):
             future.get(timeout=args.timeout)
@@ -274,14 +272,7 @@ def run_kafka_python(args: argparse.Namespace, shape: Shape) -> Outcome:
     import kafka
     from kafka import KafkaProducer
 
-    producer = KafkaProducer(
-        bootstrap_servers=args.bootstrap,
-        acks=1,
-        linger_ms=args.linger_ms,
-        compression_type=None if args.codec == "none" else args.codec,
-        enable_idempotence=False,
-        **({"batch_size": args.batch_size} if args.batch_size else {}),
-    )
+    producer = _configured(KafkaProducer, args)
     try:
         result = _run_sync_futures(producer, args, shape)
     finally:
