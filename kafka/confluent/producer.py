@@ -50,7 +50,13 @@ def _as_bytes(what: str, data: Any) -> Optional[bytes]:
     raise TypeError("%s must be bytes, str or None, not %s" % (what, type(data).__name__))
 
 
-def _headers(headers: Any) -> Optional[List[Tuple[str, Optional[bytes]]]]:
+def _headers(headers: Any) -> Optional[Tuple[Tuple[str, Optional[bytes]], ...]]:
+    """``headers`` as a tuple of ``(str, bytes or None)`` pairs, None for none.
+
+    A tuple, not a list: the queued record holding it is then no longer
+    tracked by CPython's cyclic garbage collector (see
+    :func:`kafka.producer.record_checks.check_headers_sized`).
+    """
     if headers is None:
         return None
     if isinstance(headers, dict):
@@ -66,7 +72,7 @@ def _headers(headers: Any) -> Optional[List[Tuple[str, Optional[bytes]]]]:
         name, value = item
         # confluent-kafka takes any header name and uses its str().
         out.append((name if isinstance(name, str) else str(name), _as_bytes("header value", value)))
-    return out or None
+    return tuple(out) or None
 
 
 #: Records kept back before produce() hands them to the engine itself (the sender takes them earlier).
