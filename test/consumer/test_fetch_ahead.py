@@ -19,6 +19,7 @@ from kafka import KafkaConsumer
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from test.support.fetch_answers import partition_data, record_body, spec_batch
+from test.support.waiting import wait_until
 
 TP = TopicPartition("t", 0)
 BATCH = 3
@@ -113,11 +114,16 @@ def test_two_buffered_answers_hold_the_next_fetch_and_are_read_in_order():
     with _first_poll_done() as (log, consumer):
         offsets = [0, 1]
         assert log.wait_for(6)
-        time.sleep(0.2)  # the answer for 6-11 has come; 2-5 are still unread
+        # The consumer reads the answer for 6-11 off its socket without
+        # handing out records: two answers are buffered, 2-5 still unread.
+        fetcher = consumer._fetcher
+        assert wait_until(lambda: consumer._client.poll(timeout_ms=20) or len(fetcher._completed) == 1)
         for _ in range(2):
             offsets += [r.offset for r in consumer.poll(timeout_ms=1000).get(TP, [])]
-        # Two answers were buffered all along: no third fetch went out.
-        assert offsets == [0, 1, 2, 3, 4, 5] and log.offsets == [0, 6]
+        assert offsets == [0, 1, 2, 3, 4, 5]
+        # Two answers were buffered all along: no third fetch goes out.
+        assert not log.wait_for(12, timeout=0.5), log.offsets
+        assert log.offsets == [0, 6]
         offsets += [r.offset for r in consumer.poll(timeout_ms=1000).get(TP, [])]
         assert offsets[-2:] == [6, 7]
         assert log.wait_for(12), log.offsets  # the first answer is used up: one may be fetched ahead again
