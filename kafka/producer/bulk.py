@@ -25,6 +25,7 @@ from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import check_bytes, check_headers_sized, check_partition, check_timestamp
 from kafka.record.batch import estimate_record_sizes
+from kafka.record.value_columns import encode_value_batches
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
 
@@ -133,6 +134,9 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     sizes = estimate_record_sizes(key_column, values)
     if header_sizes:
         sizes = list(map(add, sizes, header_sizes))
+    if (key_column is None and (header_column is None or not any(header_column)) and timestamps is None
+            and not null_values and sum(sizes) >= min(producer.config["batch_size"], ENCODED_MIN_BYTES)):
+        return _send_values(producer, topic, values, sizes, partition)
     check_sizes(producer, sizes)
 
     started = time.monotonic()
@@ -154,6 +158,30 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
         placed.extend(got)
     producer._sender.wakeup()
     return BatchSendFuture(placed, n)
+
+
+
+#: Value-only calls of at least this many bytes (or ``batch_size``, if
+#: smaller) go to :func:`_send_values`: batches this large are worth closing
+#: (16 KiB is the Java client's default ``batch.size``); smaller calls fill the
+#: open batch, which later records can still join.
+ENCODED_MIN_BYTES = 16384
+
+
+def _send_values(producer: "KafkaProducer", topic: str, values: List[bytes], sizes: List[int],
+                 partition: Optional[int]) -> BatchSendFuture:
+    """Queue records made of ``values`` alone (no key, headers or timestamps) as batches encoded here.
+
+    Their records are encoded a column at a time
+    (:mod:`kafka.record.value_columns`) instead of one by one in the sender,
+    in batches of their own: the call's last batch takes no later records.
+    """
+    from kafka.producer.encoded import Rows, send_encoded  # encoded builds on this module
+
+    def encode(rows: Rows, counts: List[int]) -> List[bytes]:
+        return encode_value_batches(values if rows is None else list(map(values.__getitem__, rows)), counts)
+
+    return send_encoded(producer, topic, len(values), sizes, encode, partition=partition)
 
 
 def check_can_send(producer: "KafkaProducer", topic: str) -> None:
