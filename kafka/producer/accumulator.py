@@ -16,11 +16,11 @@ import sys
 import threading
 import time
 from collections import deque
-from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
-from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch
+from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch, ValueColumns
 from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
@@ -29,6 +29,10 @@ from kafka.structs import TopicPartition
 
 #: Whether this is PyPy (see :func:`new_lock`).
 PYPY = sys.implementation.name == "pypy"
+
+
+#: Records for :meth:`RecordAccumulator.append_many`: ``(timestamp, key, value, headers)`` tuples, or columns.
+QueuedRecords = Union[Sequence[Tuple[int, Optional[bytes], Optional[bytes], Optional[Sequence[Header]]]], ValueColumns]
 
 
 def new_lock() -> "threading.Lock":
@@ -156,12 +160,12 @@ class RecordAccumulator:
             queue.append(batch)
             return future, previous_full or batch.is_full(), True
 
-    def append_many(self, tp: TopicPartition, records: Sequence[Tuple[int, Optional[bytes], Optional[bytes],
-                                                                      Optional[Sequence[Header]]]],
-                    sizes: Sequence[int], max_block: float,
+    def append_many(self, tp: TopicPartition, records: "QueuedRecords", sizes: Sequence[int], max_block: float,
                     placed: Optional[List[Tuple[ProduceResult, int, int]]] = None, reserved: bool = False
                     ) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
         """Add ``records`` (``(timestamp, key, value, headers)``, in order) to ``tp``'s batches.
+
+        Records without key and headers may come as :class:`ValueColumns`.
 
         ``sizes`` are their :func:`~kafka.record.batch.estimate_record_size`
         values. Records fill the open batch, then as many new batches as
@@ -211,7 +215,7 @@ class RecordAccumulator:
                     queue.append(last)
                 assert last is not None
                 placed.append((last.result, last.record_count, j - i))
-                last.record_list().extend(records[i:j])
+                last.add_records(records[i:j])
                 last.size += total
                 last.memory += total
                 if last.size >= last.max_size:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from itertools import repeat
-from typing import List, Optional, Sequence, Tuple
+from typing import List, Optional, Sequence, Tuple, Union
 
 from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_size
@@ -16,7 +16,33 @@ BATCH_OVERHEAD = HEADER_SIZE
 Header = Tuple[str, Optional[bytes]]
 
 #: Kept importable from here, where it used to live.
-__all__ = ["BATCH_OVERHEAD", "Header", "ProducerBatch", "estimate_record_size"]
+__all__ = ["BATCH_OVERHEAD", "Header", "ProducerBatch", "ValueColumns", "estimate_record_size"]
+
+
+class ValueColumns:
+    """Records without key and headers as a column of timestamps and one of values.
+
+    What :meth:`~kafka.producer.KafkaProducer.send_batch` queues for a call
+    with values alone: a batch that keeps its records as columns takes them
+    without a tuple per record (see :meth:`ProducerBatch.add_records`).
+    A slice gives the columns of a run, :meth:`take` those of chosen records.
+    """
+
+    __slots__ = ("stamps", "values")
+
+    def __init__(self, stamps: List[int], values: List[Optional[bytes]]) -> None:
+        self.stamps = stamps
+        self.values = values
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    def __getitem__(self, run: slice) -> "ValueColumns":
+        return ValueColumns(self.stamps[run], self.values[run])
+
+    def take(self, indices: List[int]) -> "ValueColumns":
+        """The records at ``indices``, in that order."""
+        return ValueColumns(list(map(self.stamps.__getitem__, indices)), list(map(self.values.__getitem__, indices)))
 
 
 class ProducerBatch:
@@ -94,6 +120,17 @@ class ProducerBatch:
         if values and COMPACT_FUTURES:
             self.result.stamps = self.stamps
             self.result.value_sizes = [len(v) if v else -1 for v in values]  # as FutureRecordMetadata counts
+
+    def add_records(self, records: Union[Sequence[Record], ValueColumns]) -> None:
+        """Append ``records`` (no room check: the caller measured them), as columns while both are."""
+        if isinstance(records, ValueColumns):
+            if self.values is not None:
+                self.stamps.extend(records.stamps)  # type: ignore[union-attr]
+                self.values.extend(records.values)
+            else:
+                self.records.extend(zip(records.stamps, repeat(None), records.values, repeat(None)))
+        else:
+            self.record_list().extend(records)
 
     def try_append(self, timestamp: int, key: Optional[bytes], value: Optional[bytes],
                    headers: Optional[Sequence[Header]], size: int) -> Optional[FutureRecordMetadata]:

@@ -19,13 +19,14 @@ from operator import add
 from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from kafka import errors
+from kafka.producer.accumulator import QueuedRecords
+from kafka.producer.batch import ValueColumns
 from kafka.producer.bulk_runs import group_by_partition, sticky_runs
 from kafka.producer.future import ProduceResult
 from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import check_bytes, check_headers_sized, check_partition, check_timestamp
 from kafka.record.batch import estimate_record_sizes
-from kafka.record.value_columns import encode_value_batches
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
 
@@ -134,15 +135,16 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     sizes = estimate_record_sizes(key_column, values)
     if header_sizes:
         sizes = list(map(add, sizes, header_sizes))
-    if (key_column is None and (header_column is None or not any(header_column)) and timestamps is None
-            and not null_values and sum(sizes) >= min(producer.config["batch_size"], ENCODED_MIN_BYTES)):
-        return _send_values(producer, topic, values, sizes, partition)
     check_sizes(producer, sizes)
 
     started = time.monotonic()
     all_parts, available = producer._partitions(topic, producer._max_block)
-    records = list(zip(stamps, key_column if key_column is not None else repeat(None, n), values,
-                       header_column if header_column is not None else repeat(None, n)))
+    records: QueuedRecords
+    if key_column is None and (header_column is None or not any(header_column)):
+        records = ValueColumns(list(stamps), values)  # a batch keeps these as columns: no tuple per record
+    else:
+        records = list(zip(stamps, key_column if key_column is not None else repeat(None, n), values,
+                           header_column if header_column is not None else repeat(None, n)))
     runs = partition_runs(producer, topic, partition, key_column, sizes, all_parts, available)
     placed: List[Tuple[ProduceResult, int, int]] = []
     for part, indices in runs:
@@ -152,36 +154,13 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
         elif isinstance(indices, slice):
             run, run_sizes = records[indices], sizes[indices]
         else:
-            run, run_sizes = list(map(records.__getitem__, indices)), list(map(sizes.__getitem__, indices))
+            run = records.take(indices) if isinstance(records, ValueColumns) else list(map(records.__getitem__, indices))
+            run_sizes = list(map(sizes.__getitem__, indices))
         left = producer._max_block - (time.monotonic() - started)
         got, _ = producer._accumulator.append_many(tp, run, run_sizes, left if left > 0 else 0.0)
         placed.extend(got)
     producer._sender.wakeup()
     return BatchSendFuture(placed, n)
-
-
-
-#: Value-only calls of at least this many bytes (or ``batch_size``, if
-#: smaller) go to :func:`_send_values`: batches this large are worth closing
-#: (16 KiB is the Java client's default ``batch.size``); smaller calls fill the
-#: open batch, which later records can still join.
-ENCODED_MIN_BYTES = 16384
-
-
-def _send_values(producer: "KafkaProducer", topic: str, values: List[bytes], sizes: List[int],
-                 partition: Optional[int]) -> BatchSendFuture:
-    """Queue records made of ``values`` alone (no key, headers or timestamps) as batches encoded here.
-
-    Their records are encoded a column at a time
-    (:mod:`kafka.record.value_columns`) instead of one by one in the sender,
-    in batches of their own: the call's last batch takes no later records.
-    """
-    from kafka.producer.encoded import Rows, send_encoded  # encoded builds on this module
-
-    def encode(rows: Rows, counts: List[int]) -> List[bytes]:
-        return encode_value_batches(values if rows is None else list(map(values.__getitem__, rows)), counts)
-
-    return send_encoded(producer, topic, len(values), sizes, encode, partition=partition)
 
 
 def check_can_send(producer: "KafkaProducer", topic: str) -> None:

@@ -159,13 +159,4 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
         producer._accumulator.append_batches(tp, batches, left if left > 0 else 0.0)
         placed.extend((batch.result, 0, batch.count) for batch in batches)
     producer._sender.wakeup()
-    # The sender shares the interpreter lock with this thread. A caller
-    # queuing call after call would keep the lock until the interpreter takes
-    # it away (every 5 ms by default), and again each time the sender waits
-    # on its socket: the batches, complete already, would leave late and the
-    # broker sit idle while records pile up in memory. Giving the lock up once
-    # per call lets the sender hand them over while the caller goes on.
-    # (Batches still open are different: the sender would drain them early
-    # and small, so send_batch's other path does not do this.)
-    time.sleep(0)
     return BatchSendFuture(placed, count)

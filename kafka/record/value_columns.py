@@ -1,33 +1,41 @@
-"""Record bytes of whole batches of value-only records, from a column of values.
+"""Record bytes of value-only records given as two columns: :func:`encode_values`.
 
-:func:`encode_value_batches` encodes records that have a bytes value, no key
-and no headers, all with the batch's first timestamp, for
-:func:`~kafka.record.prebuilt.build_batch`. Such a record's bytes are::
+The producer keeps records that have a bytes value, no key and no headers
+as a column of timestamps and a column of values (see
+:class:`~kafka.producer.batch.ProducerBatch`). Such a record's bytes are::
 
-    length varint | 0x00 attributes | 0x00 timestamp delta | offset delta varint |
+    length varint | 0x00 attributes | timestamp delta varint | offset delta varint |
     0x01 (key length -1: null) | value length varint | value | 0x00 header count
 
-Everything but the value depends only on the record's offset delta ``i``
-and its value's length ``L``. The encoder therefore keeps those pieces in
-tables and builds each batch's piece list with slice assignments and
-``map`` over the tables, so CPython's per-record work runs in C: the list
-of pieces is joined once per batch. (On PyPy a loop appending the pieces to
-a bytes builder was no faster: 0.08 against 0.07-0.10 us per record.)
+Apart from the value, each piece depends on one or two small numbers: the
+record's offset delta ``i``, its value's length ``L`` and its timestamp
+delta. :func:`encode_values` keeps the pieces in tables and builds a batch's
+list of pieces with slice assignments and ``map`` over those tables, so
+CPython's work per record runs in C, then joins the list once. Records
+sent together share their timestamp, so the timestamps come in runs; a run
+costs a few Python steps, a record almost none. Columns whose timestamps
+mostly differ from record to record are left to the record loop of
+:mod:`kafka.record.record_encoding` (:func:`encode_values` returns None).
 """
 
 from __future__ import annotations
 
-from typing import Callable, Dict, List, Sequence
+from itertools import compress
+from operator import ne
+from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 from kafka.record.varint import encode_varint
 
-__all__ = ["encode_value_batches"]
+__all__ = ["encode_values"]
 
 #: Offset deltas whose pieces are kept: a batch of more records computes the rest.
 _MAX_KEPT_DELTAS = 1 << 16
 
-#: Value lengths whose pieces are kept at once; the tables are emptied past this.
+#: Value lengths whose pieces are kept per table; a table is emptied past this.
 _MAX_KEPT_LENGTHS = 4096
+
+#: Below one run of equal timestamps per this many records, the record loop is faster.
+_MIN_RUN_LENGTH = 8
 
 
 class _LengthPieces(Dict[int, bytes]):
@@ -44,78 +52,105 @@ class _LengthPieces(Dict[int, bytes]):
         return made
 
 
-class _Piece:
-    """``b"\\x00" + varint(record length) + b"\\x00\\x00"`` for an offset delta of ``delta_size`` bytes.
+def _head_piece(middle: int) -> Callable[[int], bytes]:
+    """``L -> b"\\x00" + varint(record length) + b"\\x00"``, for deltas taking ``middle`` bytes together.
 
     The leading 0x00 is the header count of the record before; the trailing
-    two are this record's attributes and timestamp delta.
+    one is this record's attributes. The record is 3 + ``middle`` + the
+    value length's varint + ``L`` bytes long.
     """
 
-    def __init__(self, delta_size: int) -> None:
-        self._delta_size = delta_size
+    def piece(length: int) -> bytes:
+        return b"\x00" + encode_varint(3 + middle + len(encode_varint(length)) + length) + b"\x00"
 
-    def __call__(self, length: int) -> bytes:
-        size = 4 + self._delta_size + len(encode_varint(length)) + length
-        return b"\x00" + encode_varint(size) + b"\x00\x00"
+    return piece
 
 
 def _value_length_piece(length: int) -> bytes:
     return b"\x01" + encode_varint(length)
 
 
-#: ``_HEADS[k - 1][L]``: the piece before the offset delta, for a delta of ``k`` varint bytes.
-_HEADS = [_LengthPieces(_Piece(k)) for k in range(1, 6)]
+#: ``_HEADS[m]``: the pieces before the timestamp delta, for timestamp and
+#: offset deltas of ``m`` varint bytes together.
+_HEADS: Dict[int, _LengthPieces] = {}
 #: ``_VALUE_LENGTHS[L]``: the null key's length and the value's length, between the offset delta and the value.
 _VALUE_LENGTHS = _LengthPieces(_value_length_piece)
-#: ``_deltas_kept[i]``: the varint of offset delta ``i``. Replaced, never
-#: changed in place, so a thread reading it sees a whole list.
-_deltas_kept: List[bytes] = []
 
+#: ``_kept[0][i]``: the varint of offset delta ``i``; ``_kept[1][i]``: the
+#: same after a timestamp delta of 0. Replaced, never changed in place, so
+#: a thread reading it sees whole lists.
+_kept: Tuple[List[bytes], List[bytes]] = ([], [])
 
-def _deltas(count: int) -> List[bytes]:
-    """The varints of offset deltas 0 to ``count - 1``."""
-    global _deltas_kept
-    kept = _deltas_kept
-    if len(kept) < count and len(kept) < _MAX_KEPT_DELTAS:
-        kept = _deltas_kept = kept + [encode_varint(i) for i in range(len(kept), min(count, _MAX_KEPT_DELTAS))]
-    if count <= len(kept):
-        return kept[:count]
-    return kept + [encode_varint(i) for i in range(len(kept), count)]
-
-
-#: Where the offset delta's varint grows by a byte: 64, 8192, ... (zig-zag halves the range).
+#: The offset deltas where the varint grows by a byte: 64, 8192, ... (zig-zag halves the range).
 _DELTA_SIZE_STEPS = [1 << (7 * k - 1) for k in range(1, 6)]
 
 
-def _heads(lengths: List[int], uniform: bool) -> List[bytes]:
-    """The piece before the offset delta of each record, by its delta (its index) and value length.
+def _heads_for(middle: int) -> _LengthPieces:
+    table = _HEADS.get(middle)
+    if table is None:
+        table = _HEADS.setdefault(middle, _LengthPieces(_head_piece(middle)))
+    return table
 
-    ``uniform``: every value has the length ``lengths[0]``.
+
+def _delta_pieces(stop: int) -> Tuple[List[bytes], List[bytes]]:
+    """The offset delta varints 0 to ``stop - 1``, alone and after a zero timestamp delta."""
+    global _kept
+    kept = _kept
+    have = len(kept[0])
+    if have < stop and have < _MAX_KEPT_DELTAS:
+        more = [encode_varint(i) for i in range(have, min(stop, _MAX_KEPT_DELTAS))]
+        kept = _kept = (kept[0] + more, kept[1] + [b"\x00" + d for d in more])
+    if stop <= len(kept[0]):
+        return kept
+    rest = [encode_varint(i) for i in range(len(kept[0]), stop)]
+    return kept[0] + rest, kept[1] + [b"\x00" + d for d in rest]
+
+
+def _runs(stamps: List[int]) -> List[int]:
+    """Where each run of equal timestamps starts, then ``len(stamps)``."""
+    count = len(stamps)
+    if stamps.count(stamps[0]) == count:
+        return [0, count]
+    return [0, *compress(range(1, count), map(ne, stamps[1:], stamps)), count]
+
+
+def encode_values(stamps: Sequence[int], values: Sequence[bytes], first_delta: int,
+                  base_ts: int) -> Optional[bytes]:
+    """The bytes of records ``i`` made of ``values[i]`` at ``stamps[i]``, or None to leave them to the record loop.
+
+    Record ``i`` gets offset delta ``first_delta + i`` and timestamp delta
+    ``stamps[i] - base_ts``, a null key and no headers: byte for byte what
+    :meth:`RecordBatchBuilder.extend_values
+    <kafka.record.batch.RecordBatchBuilder.extend_values>` appends. Every
+    value must be bytes and every timestamp an int. None when the
+    timestamps change more often than once per ``_MIN_RUN_LENGTH`` records.
     """
-    heads: List[bytes] = []
-    count = len(lengths)
-    start = 0
-    for table, stop in zip(_HEADS, _DELTA_SIZE_STEPS):
-        if uniform:
-            heads += [table[lengths[0]]] * (min(stop, count) - start)
-        else:
-            heads += map(table.__getitem__, lengths[start:stop])
-        start = stop
-        if start >= count:
-            break
-    return heads
-
-
-def _encode_joined(values: Sequence[bytes]) -> bytes:
     count = len(values)
     if not count:
         return b""
+    stamps = stamps if type(stamps) is list else list(stamps)
+    starts = _runs(stamps)
+    if len(starts) - 2 > count // _MIN_RUN_LENGTH:  # runs beyond the first: one per _MIN_RUN_LENGTH records at most
+        return None
     lengths = list(map(len, values))
-    uniform = lengths.count(lengths[0]) == count  # a test at C speed, and then no lookup per record
+    uniform = lengths.count(lengths[0]) == count  # then one piece serves every record
+    offset_deltas, after_zero = _delta_pieces(first_delta + count)
+    heads: List[bytes] = []
+    middles: List[bytes] = []
+    for start, stop in zip(starts, starts[1:]):
+        ts_delta = stamps[start] - base_ts
+        if ts_delta == 0:
+            ts_size = 1
+            middles += after_zero[first_delta + start : first_delta + stop]
+        else:
+            ts_varint = encode_varint(ts_delta)
+            ts_size = len(ts_varint)
+            middles += map(ts_varint.__add__, offset_deltas[first_delta + start : first_delta + stop])
+        _add_heads(heads, lengths, start, stop, first_delta, ts_size, uniform)
     parts: List[bytes] = [b"\x00"] * (4 * count + 1)
-    parts[0 : 4 * count : 4] = _heads(lengths, uniform)
+    parts[0 : 4 * count : 4] = heads
     parts[0] = parts[0][1:]  # no record before the first
-    parts[1 : 4 * count : 4] = _deltas(count)
+    parts[1 : 4 * count : 4] = middles
     if uniform:
         parts[2 : 4 * count : 4] = [_VALUE_LENGTHS[lengths[0]]] * count
     else:
@@ -124,18 +159,20 @@ def _encode_joined(values: Sequence[bytes]) -> bytes:
     return b"".join(parts)
 
 
-def encode_value_batches(values: Sequence[bytes], counts: Sequence[int]) -> List[bytes]:
-    """The record bytes of consecutive batches of ``counts[0]``, ``counts[1]``, ... of ``values``.
-
-    Every value must be bytes (not None). Each batch's records have offset
-    deltas from 0, timestamp deltas of 0, a null key and no headers: the
-    records :func:`~kafka.record.prebuilt.build_batch` expects, byte for
-    byte what :class:`~kafka.record.batch.RecordBatchBuilder` encodes for
-    them.
-    """
-    bodies = []
-    start = 0
-    for count in counts:
-        bodies.append(_encode_joined(values[start : start + count]))
-        start += count
-    return bodies
+def _add_heads(heads: List[bytes], lengths: List[int], start: int, stop: int, first_delta: int, ts_size: int,
+               uniform: bool) -> None:
+    """Append the head pieces of records ``start`` to ``stop - 1``, whose timestamp deltas take ``ts_size`` bytes."""
+    low = 0
+    for size, high in enumerate(_DELTA_SIZE_STEPS, 1):
+        # The records whose offset delta takes ``size`` bytes: deltas low to high - 1.
+        begin = max(start, low - first_delta)
+        end = min(stop, high - first_delta)
+        if begin < end:
+            table = _heads_for(ts_size + size)
+            if uniform:
+                heads += [table[lengths[0]]] * (end - begin)
+            else:
+                heads += map(table.__getitem__, lengths[begin:end])
+        low = high
+        if low - first_delta >= stop:
+            break

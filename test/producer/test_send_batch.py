@@ -10,6 +10,7 @@ import pytest
 from kafka import errors
 from kafka.producer import KafkaProducer
 from kafka.producer.partitioner import murmur2_partition
+from kafka.structs import TopicPartition
 from test.support.consuming import records_by_partition
 from test.support.topics import new_topic
 
@@ -141,35 +142,28 @@ def test_bad_headers_are_refused_before_anything_is_queued(broker, headers, erro
         assert producer._accumulator.used_memory == 0
 
 
-def test_large_value_only_calls_are_encoded_a_column_at_a_time_and_keep_order_with_send(broker, monkeypatch):
-    import kafka.producer.bulk as bulk
-
-    encoded_calls = []
-    encode = bulk.encode_value_batches
-
-    def counting(values, counts):
-        encoded_calls.append(len(values))
-        return encode(values, counts)
-
-    monkeypatch.setattr(bulk, "encode_value_batches", counting)
+def test_value_only_calls_stay_columns_and_keep_order_with_send(broker):
     topic = _topic(broker, 1)
-    big = [b"big-%05d" % i for i in range(3000)]  # about 54 KB: at least ENCODED_MIN_BYTES
+    big = [b"big-%05d" % i for i in range(3000)]
     small = [b"small-%d" % i for i in range(10)]
-    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=50) as producer:
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=1000) as producer:
         before = [producer.send(topic, b"before-%d" % i) for i in range(5)]
-        first = producer.send_batch(topic, big)
-        second = producer.send_batch(topic, small)
+        first = producer.send_batch(topic, big, partition=0)
+        second = producer.send_batch(topic, small, partition=0)
+        # One batch, still kept as two columns: no tuple per record.
+        [batch] = producer._accumulator._batches[TopicPartition(topic, 0)]
+        assert batch.values == [b"before-%d" % i for i in range(5)] + big + small
         after = [producer.send(topic, b"after-%d" % i) for i in range(5)]
+        producer.flush()
         assert first.get(30) == 3000 and second.get(30) == 10
         assert [f.get(30).offset for f in before + after] == [0, 1, 2, 3, 4] + list(range(3015, 3020))
-    assert encoded_calls == [3000]  # the small call joined the open batch instead
     got = _read_all(broker, topic, 1, 3020)
     assert [r.value for r in got[0]] == ([b"before-%d" % i for i in range(5)] + big + small
                                          + [b"after-%d" % i for i in range(5)])
     assert [r.offset for r in got[0]] == list(range(3020))
 
 
-def test_encoded_value_only_calls_with_idempotence_and_compression(broker):
+def test_value_only_calls_with_idempotence_and_compression(broker):
     topic = _topic(broker, 2)
     values = [os.urandom(random.Random(i).randint(0, 300)) for i in range(4000)]
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, enable_idempotence=True, acks="all",

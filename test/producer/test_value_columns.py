@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from kafka.producer import accumulator as accumulator_module
 from kafka.producer import batch as batch_module
 from kafka.producer.accumulator import RecordAccumulator
-from kafka.producer.batch import ProducerBatch
+from kafka.producer.batch import ProducerBatch, ValueColumns
 from kafka.producer.future import FutureRecordMetadata, ValueRecordFuture
 from kafka.record import batch as record_batch_module
 from kafka.record.batch import RecordBatch, RecordBatchBuilder
@@ -87,6 +87,26 @@ def test_append_many_after_plain_appends_keeps_the_order():
     [batch] = acc._batches[TP]
     assert placed == [(batch.result, 1, 2)]
     assert [r[2] for r in batch.record_tuples()] == [b"first", b"second", b"third"]
+
+
+def test_value_columns_join_a_batch_as_columns_or_as_tuples_after_a_keyed_record():
+    acc = RecordAccumulator(batch_size=1 << 20)
+    acc.append(TP, 5, None, b"first", None, 1.0)
+    acc.append_many(TP, ValueColumns([6, 6], [b"second", b"third"]), [30, 30], 1.0)
+    [batch] = acc._batches[TP]
+    assert batch.stamps == [5, 6, 6] and batch.values == [b"first", b"second", b"third"]
+    acc.append_many(TP, [(7, b"k", b"fourth", None)], [30], 1.0)
+    placed, _ = acc.append_many(TP, ValueColumns([8, 9], [b"fifth", b"sixth"])[1:], [30], 1.0)
+    assert placed == [(batch.result, 4, 1)]
+    assert batch.values is None and batch.records == [
+        (5, None, b"first", None), (6, None, b"second", None), (6, None, b"third", None),
+        (7, b"k", b"fourth", None), (9, None, b"sixth", None)]
+    assert [r.value for r in RecordBatch(batch.encode(0))] == [b"first", b"second", b"third", b"fourth", b"sixth"]
+
+
+def test_value_columns_take_records_in_the_order_asked():
+    columns = ValueColumns([1, 2, 3], [b"a", b"b", b"c"]).take([2, 0])
+    assert (columns.stamps, columns.values, len(columns)) == ([3, 1], [b"c", b"a"], 2)
 
 
 def _metadata_of(futures):
