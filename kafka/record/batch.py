@@ -579,12 +579,13 @@ class RecordBatchBuilder:
             return self._add_encoded(builder.build(), count, state)  # type: ignore[attr-defined]
         try:
             latest = max(stamps)  # TypeError for a None among ints: the record loop stamps those
+        except TypeError:
+            latest = None
+        if latest is not None:
             base_ts = self._base_ts if self._base_ts is not None else stamps[0]
-            columns = None if latest is None else encode_values(stamps, values, first, base_ts)  # type: ignore[arg-type]
-        except TypeError:  # a None value (with no key, only a check-free caller could queue it)
-            columns = None
-        if columns is not None:
-            return self._add_encoded(columns, count, (first + count, base_ts, max(latest, self._max_ts)))
+            columns = encode_values(stamps, values, first, base_ts)  # type: ignore[arg-type]
+            if columns is not None:
+                return self._add_encoded(columns, count, (first + count, base_ts, max(latest, self._max_ts)))
         encoded, *rest = join_records(zip(stamps, repeat(None), values, repeat(None)), first, self._base_ts,
                                       self._max_ts)
         return self._add_encoded(encoded, count, rest)

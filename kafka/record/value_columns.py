@@ -34,6 +34,8 @@ _MAX_KEPT_DELTAS = 1 << 16
 #: Value lengths whose pieces are kept per table; a table is emptied past this.
 _MAX_KEPT_LENGTHS = 4096
 
+_BYTES = {bytes}
+
 #: Below one run of equal timestamps per this many records, the record loop is faster.
 _MIN_RUN_LENGTH = 8
 
@@ -122,8 +124,9 @@ def encode_values(stamps: Sequence[int], values: Sequence[bytes], first_delta: i
     ``stamps[i] - base_ts``, a null key and no headers: byte for byte what
     :meth:`RecordBatchBuilder.extend_values
     <kafka.record.batch.RecordBatchBuilder.extend_values>` appends. Every
-    value must be bytes and every timestamp an int. None when the
-    timestamps change more often than once per ``_MIN_RUN_LENGTH`` records.
+    timestamp must be an int. None when a value is not ``bytes`` (None, or
+    another bytes-like type) or the timestamps change more often than once
+    per ``_MIN_RUN_LENGTH`` records.
     """
     count = len(values)
     if not count:
@@ -131,6 +134,8 @@ def encode_values(stamps: Sequence[int], values: Sequence[bytes], first_delta: i
     stamps = stamps if type(stamps) is list else list(stamps)
     starts = _runs(stamps)
     if len(starts) - 2 > count // _MIN_RUN_LENGTH:  # runs beyond the first: one per _MIN_RUN_LENGTH records at most
+        return None
+    if set(map(type, values)) != _BYTES:  # a memoryview's len() need not be its size: the record loop copies it
         return None
     lengths = list(map(len, values))
     uniform = lengths.count(lengths[0]) == count  # then one piece serves every record

@@ -114,3 +114,12 @@ def test_the_piece_tables_stay_bounded_and_right(monkeypatch):
     assert encode_values([T] * 100, values, 0, T) == _by_record_loop([T] * 100, values, 0, T)
     assert len(value_columns._kept[0]) == 10
     assert all(len(table) <= 4 for table in [*value_columns._HEADS.values(), value_columns._VALUE_LENGTHS])
+
+
+def test_values_other_than_bytes_are_left_to_the_record_loop():
+    assert encode_values([T] * 3, [b"a", bytearray(b"b"), b"c"], 0, T) is None
+    assert encode_values([T] * 2, [b"a", None], 0, T) is None
+    wide = memoryview(bytes(8)).cast("I")  # len() 2, 8 bytes
+    builder = RecordBatchBuilder()
+    builder.extend_values([T] * 2, [b"a", wide])
+    assert [r.value for r in RecordBatch(builder.build())] == [b"a", bytes(8)]
