@@ -227,14 +227,14 @@ def run_ours(args: argparse.Namespace, shape: Shape) -> Outcome:
     return result + ("%s (%s)" % (getattr(kafka, "__version__", "?"), crc_impl),)
 
 
-def _send_pool_batches(producer: Any, topic: str, shape: Shape, count: int) -> List[Tuple[Any, int]]:
-    """``count`` records through ``send_batch``, the pool's columns (1,024 records) per call: (future, records)."""
+def _send_pool_batches(producer: Any, topic: str, shape: Shape, count: int, per_call: int) -> List[Tuple[Any, int]]:
+    """``count`` records through ``send_batch``, ``per_call`` of the pool's records per call: (future, records)."""
     values, keys, headers = shape
     if headers is not None and not any(headers):
         headers = None  # ``keyed``: no record has headers
     sent = []
     while count:
-        n = min(count, POOL)
+        n = min(count, per_call, POOL)
         if n == POOL:
             future = producer.send_batch(topic, values, keys=keys, headers=headers)
         else:
@@ -245,16 +245,16 @@ def _send_pool_batches(producer: Any, topic: str, shape: Shape, count: int) -> L
 
 
 def run_ours_batch(args: argparse.Namespace, shape: Shape) -> Outcome:
-    """``send_batch`` of the pool's columns per call, then ``flush()``; the producer of run_ours."""
+    """``send_batch`` of ``--call-records`` of the pool's records per call, then ``flush()``; the producer of run_ours."""
     import kafka
     from kafka.producer import KafkaProducer
 
     producer = _configured(KafkaProducer, args)
     try:
-        for future, _ in _send_pool_batches(producer, args.topic, shape, args.warmup):
+        for future, _ in _send_pool_batches(producer, args.topic, shape, args.warmup, args.call_records):
             future.get(timeout=args.timeout)
         with Timer() as timer:
-            sent = _send_pool_batches(producer, args.topic, shape, args.records)
+            sent = _send_pool_batches(producer, args.topic, shape, args.records, args.call_records)
             producer.flush(timeout=args.timeout)
         ok, failed, first = 0, 0, None
         for future, n in sent:
@@ -469,6 +469,7 @@ def main() -> None:
     parser.add_argument("--partitions", type=int, default=1, help="partitions of --topic")
     parser.add_argument("--codec", default="none")
     parser.add_argument("--batch-size", type=int, default=0, help="0: the client's default")
+    parser.add_argument("--call-records", type=int, default=POOL, help="records per send_batch call (ours-batch)")
     parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")
     parser.add_argument("--linger-ms", type=int, default=5)
     parser.add_argument("--warmup", type=int, default=1000)

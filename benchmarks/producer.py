@@ -59,7 +59,8 @@ The clients, as configured:
   ``send()`` per record keeping the futures, then ``flush()``.
 * ours-batch -- the same producer, records handed over by
   ``send_batch(topic, values, keys=..., headers=...)`` 1,024 at a time
-  (the pool's columns, as they are), one future per call, then ``flush()``.
+  (the pool's columns, as they are; ``--call-records N`` hands over the
+  first N of them instead), one future per call, then ``flush()``.
 * ours-confluent -- kafkawire's confluent-kafka API from this checkout,
   ``kafka.confluent.Producer`` with the same configuration and loop as
   confluent-kafka below (``--python`` applies to it too; ``batch.size`` is
@@ -195,7 +196,7 @@ def one_run(side: Side, bootstrap: str, data: DataSet, codec: str, records: int,
         "--records": records, "--value-size": data.size, "--workload": data.workload, "--codec": codec,
         "--partitions": args.partitions,
         "--batch-size": args.batch_size or 0, "--confluent-batch-size": args.confluent_batch_size or 0,
-        "--linger-ms": args.linger_ms,
+        "--linger-ms": args.linger_ms, "--call-records": args.call_records,
         "--warmup": args.warmup, "--timeout": args.timeout,
     }
     cmd += [str(x) for item in options.items() for x in item]
@@ -325,6 +326,8 @@ def main() -> None:
                         help="records per run: N, or SIZE:N,... (default 100:300000,1024:100000)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per client and configuration")
     parser.add_argument("--warmup", type=int, default=1000, help="records sent (and awaited) before timing")
+    parser.add_argument("--call-records", type=int, default=1024,
+                        help="records per send_batch call of the client ours-batch (1 to 1,024; default 1,024)")
     parser.add_argument("--batch-size", type=int, default=None,
                         help="batch_size of ours and kafka-python, max_batch_size of aiokafka "
                              "(default: each client's own)")
