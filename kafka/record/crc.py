@@ -239,21 +239,8 @@ def _crc32c_from_crc32c_package() -> Optional[Callable[[BytesLike, int], int]]:
         from crc32c import crc32c as function
     except ImportError:
         return None
-    try:
-        function(b"", 0, 0)
-    except TypeError:  # a version without gil_release_mode (before 2.2)
-        return cast(Callable[[BytesLike, int], int], function)
-
-    def never_releasing(data: BytesLike, value: int = 0) -> int:
-        # gil_release_mode 0: keep the interpreter lock. By default the package
-        # gives it up for inputs of 32 KiB and more, though a 1 MB batch takes
-        # it some 50 us; the producer's sender thread, whose every batch is
-        # that large, then waited for the lock to come back from the
-        # application's thread, up to the 5 ms switch interval each time.
-        result: int = function(data, value, 0)  # an Any to mypy where crc32c is not installed
-        return result
-
-    return never_releasing
+    # Any to mypy where crc32c is not installed.
+    return cast(Callable[[BytesLike, int], int], function)
 
 
 def _crc32c_from_crcmod() -> Optional[Callable[[BytesLike, int], int]]:

@@ -92,32 +92,3 @@ def test_the_fastest_installed_backend_is_chosen():
     else:
         assert crc.CRC32C_BACKEND == "pure-python"
     assert crc.CRC32C_ACCELERATED == (crc.CRC32C_BACKEND != "pure-python")
-
-
-def test_the_crc32c_package_is_asked_to_keep_the_interpreter_lock(monkeypatch):
-    crc32c_package = pytest.importorskip("crc32c")
-    calls = []
-    real = crc32c_package.crc32c
-
-    def recording(data, value=0, gil_release_mode=-1):
-        calls.append((len(data), gil_release_mode))
-        return real(data, value, gil_release_mode)
-
-    monkeypatch.setattr(crc32c_package, "crc32c", recording)
-    function = crc._crc32c_from_crc32c_package()
-    data = os.urandom(1 << 20)
-    assert function(data) == real(data)
-    # Mode 0: never released; by default the package lets it go from 32 KiB on.
-    assert calls[-1] == (1 << 20, 0)
-
-
-def test_a_crc32c_package_without_gil_release_mode_is_used_as_it_is(monkeypatch):
-    crc32c_package = pytest.importorskip("crc32c")
-    real = crc32c_package.crc32c
-
-    def two_arguments(data, value=0):
-        return real(data, value)
-
-    monkeypatch.setattr(crc32c_package, "crc32c", two_arguments)
-    function = crc._crc32c_from_crc32c_package()
-    assert function is two_arguments and function(b"123456789") == 0xE3069283
