@@ -42,6 +42,15 @@ def ours(codec: str, values: list):
             append(i, TIMESTAMP + (i >> 7), None, value)
         return builder.build()
 
+    stamps = [TIMESTAMP + (i >> 7) for i in range(len(values))]
+
+    def build_columns() -> bytes:
+        # The producer's path for records without key and headers: a batch keeps
+        # them as a timestamp and a value column and encodes both at once.
+        builder = RecordBatchBuilder(compression_type=codec)
+        builder.extend_values(stamps, values)
+        return builder.build()
+
     def read(data: bytes) -> int:
         n = 0
         for record in RecordBatch(data):
@@ -49,7 +58,7 @@ def ours(codec: str, values: list):
             n += 1
         return n
 
-    return build, read
+    return build, read, build_columns
 
 
 def theirs(codec: str, values: list):
@@ -79,7 +88,7 @@ def theirs(codec: str, values: list):
             n += 1
         return n
 
-    return build, read
+    return build, read, None
 
 
 def measure(fn, records: int, repeat: int, min_time: float) -> float:
@@ -133,10 +142,12 @@ def main() -> None:
         pass
     for codec in args.codecs.split(","):
         try:
-            build, read = factory(codec, values)
+            build, read, build_columns = factory(codec, values)
             data = build()
             if read(data) != args.records:
                 raise RuntimeError("read back a wrong number of records")
+            if build_columns is not None and build_columns() != data:
+                raise RuntimeError("the column builder's batch differs from the record builder's")
         except Exception as exc:  # codec missing in this environment, etc.
             result["skipped"][codec] = "%s: %s" % (type(exc).__name__, exc)
             continue
@@ -147,6 +158,8 @@ def main() -> None:
             ),
             "bytes": len(data),
         }
+        if build_columns is not None:
+            result["results"][codec]["columns"] = measure(build_columns, args.records, args.repeat, args.min_time)
     json.dump(result, sys.stdout)
 
 
