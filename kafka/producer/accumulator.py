@@ -160,7 +160,7 @@ class RecordAccumulator:
             queue.append(batch)
             return future, previous_full or batch.is_full(), True
 
-    def append_many(self, tp: TopicPartition, records: "QueuedRecords", sizes: Sequence[int], max_block: float,
+    def append_many(self, tp: TopicPartition, records: QueuedRecords, sizes: Sequence[int], max_block: float,
                     placed: Optional[List[Tuple[ProduceResult, int, int]]] = None, reserved: bool = False
                     ) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
         """Add ``records`` (``(timestamp, key, value, headers)``, in order) to ``tp``'s batches.

@@ -128,7 +128,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
             header_sizes.append(extra)
     if timestamps is None:
         now = int(time.time() * 1000)
-        stamps: Sequence[int] = list(repeat(now, n))
+        stamps: List[int] = list(repeat(now, n))
     else:
         stamps = [check_timestamp(t) for t in _column(timestamps, n, "timestamps")]
 
@@ -141,7 +141,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     all_parts, available = producer._partitions(topic, producer._max_block)
     records: QueuedRecords
     if key_column is None and (header_column is None or not any(header_column)):
-        records = ValueColumns(list(stamps), values)  # a batch keeps these as columns: no tuple per record
+        records = ValueColumns(stamps, values)  # a batch keeps these as columns: no tuple per record
     else:
         records = list(zip(stamps, key_column if key_column is not None else repeat(None, n), values,
                            header_column if header_column is not None else repeat(None, n)))

@@ -36,7 +36,11 @@ _MAX_KEPT_LENGTHS = 4096
 
 _BYTES = {bytes}
 
-#: Below one run of equal timestamps per this many records, the record loop is faster.
+#: Columns whose runs of equal timestamps are shorter than this on average
+#: go to the record loop. Measured on 100-byte values, 1,024 records: the
+#: loop takes 0.56 us per record whatever the runs; the columns 3.0 us at
+#: runs of 1, 0.62 at 8, 0.50 at 12, 0.44 at 16: break-even lies near 10, so
+#: runs of 8 to 10 take the slightly slower path.
 _MIN_RUN_LENGTH = 8
 
 

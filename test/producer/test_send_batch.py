@@ -146,7 +146,8 @@ def test_value_only_calls_stay_columns_and_keep_order_with_send(broker):
     topic = _topic(broker, 1)
     big = [b"big-%05d" % i for i in range(3000)]
     small = [b"small-%d" % i for i in range(10)]
-    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=1000) as producer:
+    # A linger far longer than the test: the batch stays open until flush(), whatever the machine's speed.
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=600_000) as producer:
         before = [producer.send(topic, b"before-%d" % i) for i in range(5)]
         first = producer.send_batch(topic, big, partition=0)
         second = producer.send_batch(topic, small, partition=0)
