@@ -43,19 +43,32 @@ def test_offset_delta_64_takes_two_bytes():
 
 
 def test_timestamp_deltas_and_a_first_offset_delta():
-    stamps = [T] * 8 + [T + 1] * 8 + [T - 1] * 8 + [T + (1 << 20)] * 8
-    body = encode_values(stamps, [b"v"] * 32, 5, T)
-    records = [body[i * 8: i * 8 + 8] for i in range(8)]  # the first run: 8-byte records, ts delta 0
+    # Four runs of 12 records: the shortest runs the column encoder takes (_MIN_RUN_LENGTH).
+    stamps = [T] * 12 + [T + 1] * 12 + [T - 1] * 12 + [T + (1 << 20)] * 12
+    body = encode_values(stamps, [b"v"] * 48, 5, T)
+    assert body is not None
+    records = [body[i * 8: i * 8 + 8] for i in range(12)]  # the first run: 8-byte records, ts delta 0
     # Delta 5 -> 0x0a; each record 00 ts 0a 01 02 "v" 00 = 7 bytes, length 0x0e.
     assert records[0] == b"\x0e\x00\x00\x0a\x01\x02v\x00"
-    rest = body[64:]
-    # Timestamp delta 1 -> 0x02, offset delta 13 -> 0x1a.
-    assert rest[:8] == b"\x0e\x00\x02\x1a\x01\x02v\x00"
-    # Timestamp delta -1 -> 0x01, offset delta 21 -> 0x2a.
-    assert rest[64:72] == b"\x0e\x00\x01\x2a\x01\x02v\x00"
-    # Timestamp delta 2**20 -> zig-zag 2**21 -> 80 80 80 01; offset delta 29 -> 0x3a; 10 bytes, length 0x14.
-    assert rest[128:139] == b"\x14\x00\x80\x80\x80\x01\x3a\x01\x02v\x00"
-    assert len(rest) == 128 + 8 * 11
+    # The run's last record has offset delta 16 -> 0x20.
+    assert records[11] == b"\x0e\x00\x00\x20\x01\x02v\x00"
+    rest = body[96:]
+    # Timestamp delta 1 -> 0x02, offset delta 17 -> 0x22.
+    assert rest[:8] == b"\x0e\x00\x02\x22\x01\x02v\x00"
+    # Timestamp delta -1 -> 0x01, offset delta 29 -> 0x3a.
+    assert rest[96:104] == b"\x0e\x00\x01\x3a\x01\x02v\x00"
+    # Timestamp delta 2**20 -> zig-zag 2**21 -> 80 80 80 01; offset delta 41 -> 0x52; 10 bytes, length 0x14.
+    assert rest[192:203] == b"\x14\x00\x80\x80\x80\x01\x52\x01\x02v\x00"
+    assert len(rest) == 192 + 12 * 11
+
+
+def test_runs_shorter_than_the_threshold_are_left_to_the_record_loop():
+    # Twenty runs of 10: 19 runs beyond the first in 200 records, more than one per 12 (16).
+    stamps = [T + i // 10 for i in range(200)]
+    assert encode_values(stamps, [b"v"] * 200, 0, T) is None
+    # Twenty runs of 12 are taken.
+    stamps = [T + i // 12 for i in range(240)]
+    assert encode_values(stamps, [b"v"] * 240, 0, T) is not None
 
 
 def test_timestamps_that_keep_changing_are_left_to_the_record_loop():
