@@ -69,6 +69,7 @@ WORKLOADS: Dict[str, Tuple[Optional[Tuple[int, int]], bool, bool]] = {
     "small": ((50, 150), True, True),  # event-like: 50-150 B values, 8-36 B keys, 0-3 headers
     "large": ((200, 2000), True, True),  # 200-2,000 B values, keys and headers as "small"
     "keyed": ((50, 150), True, False),  # values and keys as "small", no headers
+    "values": ((50, 150), False, False),  # values as "small", null keys, no headers
 }
 _HEADER_KEYS = ("trace-id", "content-type", "source", "schema-version")
 
@@ -90,7 +91,8 @@ def make_shape(workload: str, size: int, spread: float = 0.0) -> Shape:
     ignore both: values of lengths drawn uniformly from the workload's range,
     keys of 8 to 36 bytes (``user-`` and a number, as text), and 0 to 3
     headers of 8 to 32 value bytes each (``keyed``: every entry of
-    ``headers`` None, so the records are sent with ``headers=None``).
+    ``headers`` None, so the records are sent with ``headers=None``;
+    ``values``: neither keys nor headers, like ``fixed``).
     """
     lengths, keyed, with_headers = WORKLOADS[workload]
     if lengths is None:
