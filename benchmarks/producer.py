@@ -43,8 +43,9 @@ librdkafka's default ``consistent_random``, a CRC32 of the key, for
 confluent-kafka), and records without a key (the warm-up, ``fixed``) go
 wherever each client's partitioner sends them.
 
-``--baseline DIR`` adds a side ``base``: our client imported from another
-checkout ``DIR`` (e.g. ``git archive main | tar -x -C DIR``), run in the
+``--baseline DIR`` adds a side ``base`` (and ``base-batch``,
+``base-confluent`` beside ``ours-batch``, ``ours-confluent``): our client
+imported from another checkout ``DIR`` (e.g. ``git archive main | tar -x -C DIR``), run in the
 same rotation, so a change can be compared with the code before it on the
 same machine load; the ``ours/x`` column then gives the ratio.
 
@@ -171,7 +172,10 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     if args.baseline:
         if not os.path.isdir(os.path.join(args.baseline, "kafka")):
             raise SystemExit("--baseline %s: no kafka package there" % args.baseline)
-        sides.append(Side("base", "ours", sys.executable, dict(base_env, PYTHONPATH=os.path.abspath(args.baseline))))
+        for ours in ("ours", "ours-batch", "ours-confluent"):
+            if ours in clients:  # base, base-batch, base-confluent
+                sides.append(Side(ours.replace("ours", "base", 1), ours, sys.executable,
+                                  dict(base_env, PYTHONPATH=os.path.abspath(args.baseline))))
     if "kafka-python" in clients:
         extras = [e for e in args.kafka_python_extras.split(",") if e]
         sides.append(Side("kafka-python", "kafka-python", kafka_python_python(extras), base_env, isolated=True))

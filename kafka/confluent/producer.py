@@ -28,6 +28,7 @@ from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
+from kafka.producer.batch import ValueColumns
 from kafka.producer.future import ProduceResult
 from kafka.producer.kafka import KafkaProducer
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
@@ -378,7 +379,9 @@ class Producer:
         records, extras = run.records, run.extras
         failure: Optional[BaseException] = None
         try:
-            self._engine.queue_prepared(topic, partition, records, run.sizes, placed)
+            # Records without key and headers go as columns, which the batches keep and encode as such.
+            self._engine.queue_prepared(topic, partition, ValueColumns.from_records(records) or records, run.sizes,
+                                        placed)
         except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
             failure = exc
         start = 0

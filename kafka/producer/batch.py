@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from itertools import repeat
+from operator import itemgetter
 from typing import List, Optional, Sequence, Tuple, Union
 
 from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
@@ -43,6 +44,19 @@ class ValueColumns:
     def take(self, indices: List[int]) -> "ValueColumns":
         """The records at ``indices``, in that order."""
         return ValueColumns(list(map(self.stamps.__getitem__, indices)), list(map(self.values.__getitem__, indices)))
+
+    @classmethod
+    def from_records(cls, records: Sequence[Record]) -> Optional["ValueColumns"]:
+        """``(timestamp, key, value, headers)`` records as columns when none has a key or headers, else None."""
+        if not records or records[0][1] is not None or records[0][3] is not None:
+            return None
+        count = len(records)
+        if list(map(_KEY, records)).count(None) != count or list(map(_HEADERS, records)).count(None) != count:
+            return None
+        return cls(list(map(_TIMESTAMP, records)), list(map(_VALUE, records)))
+
+
+_TIMESTAMP, _KEY, _VALUE, _HEADERS = (itemgetter(i) for i in range(4))
 
 
 class ProducerBatch:

@@ -22,7 +22,7 @@ from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.config_checks import check_config_values
-from kafka.producer.accumulator import RecordAccumulator
+from kafka.producer.accumulator import QueuedRecords, RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.held import HeldRecords, place
@@ -592,13 +592,15 @@ class KafkaProducer:
     # -- for front-ends that check and partition records themselves (kafka.confluent) -------
 
     def queue_prepared(self, topic: str, partition: int,
-                       records: Sequence[Tuple[int, Optional[bytes], Optional[bytes], Optional[Sequence[Header]]]],
-                       sizes: Sequence[int], placed: List[Tuple[ProduceResult, int, int]]) -> None:
+                       records: QueuedRecords, sizes: Sequence[int],
+                       placed: List[Tuple[ProduceResult, int, int]]) -> None:
         """Queue records of one partition that the caller already checked, without blocking.
 
         ``records`` are ``(timestamp_ms, key, value, headers)`` with bytes (or
         None) keys and values and headers as :func:`check_headers` returns
-        them; ``sizes`` are their :func:`~kafka.record.batch.estimate_record_size`.
+        them, or a :class:`~kafka.producer.batch.ValueColumns` of records
+        without key and headers (which batches keep and encode as columns);
+        ``sizes`` are their :func:`~kafka.record.batch.estimate_record_size`.
         ``partition`` must be one of the topic's. Nothing here checks them
         again: this is the bulk path for a front-end such as
         :class:`kafka.confluent.Producer`, which validates and partitions

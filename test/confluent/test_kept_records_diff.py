@@ -27,6 +27,20 @@ def _values_in(broker, topic):
         consumer.close()
 
 
+def _all_values_in(broker, topic, count):
+    """The values of partition 0, read until ``count`` records came (or 30 s passed)."""
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest")
+    values = []
+    try:
+        consumer.assign([TopicPartition(topic, 0)])
+        deadline = time.monotonic() + 30
+        while len(values) < count and time.monotonic() < deadline:
+            values += [record.value for batch in consumer.poll(timeout_ms=500).values() for record in batch]
+        return values
+    finally:
+        consumer.close()
+
+
 def test_a_record_is_sent_with_no_further_call(broker, ck, kc):
     for lib in (ck, kc):
         topic = new_topic(broker, partitions=1, prefix="kept-alone")
@@ -101,3 +115,28 @@ def test_purge_fails_records_kept_back(broker, ck, kc, count):
         left = producer.flush(30)
         results[lib.__name__] = (sorted(set(codes)), len(codes), left)
     assert results["kafka.confluent"] == results["confluent_kafka"] == (["_PURGE_QUEUE"], count, 0)
+
+
+def test_runs_without_key_and_headers_reach_the_engine_as_columns_in_order(broker, ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=1, prefix="kept-columns")
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 60_000})
+        producer.list_topics(topic, timeout=10)
+        producer.produce(topic, b"warm-up", partition=0)
+        producer.flush(30)
+        # 600 plain records: more than one hand-over's worth, so produce() itself hands them over.
+        for i in range(600):
+            producer.produce(topic, b"plain-%d" % i, partition=0)
+        if lib is kc:
+            # The long linger keeps the engine's batch open: it still holds two columns, no tuple per record.
+            [batch] = producer._engine._accumulator._batches[TopicPartition(topic, 0)]
+            assert batch.values is not None and batch.values[:2] == [b"plain-0", b"plain-1"]
+        # Then a run that mixes keyed and plain records: handed over as tuples, after the columns.
+        for i in range(600):
+            producer.produce(topic, b"mixed-%d" % i, key=b"k" if i % 3 == 0 else None, partition=0)
+        assert producer.flush(30) == 0
+        results[lib.__name__] = _all_values_in(broker, topic, 1201)
+    expected = [b"warm-up"] + [b"plain-%d" % i for i in range(600)] + [b"mixed-%d" % i for i in range(600)]
+    assert results["confluent_kafka"] == expected
+    assert results["kafka.confluent"] == expected

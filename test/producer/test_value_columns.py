@@ -114,6 +114,17 @@ def _metadata_of(futures):
              f.get(0).serialized_header_size, f.offset_and_timestamp()) for f in futures]
 
 
+def test_records_without_key_and_headers_become_columns():
+    records = [(5, None, b"a", None), (5, None, b"", None), (6, None, None, None)]
+    columns = ValueColumns.from_records(records)
+    assert columns is not None and (columns.stamps, columns.values) == ([5, 5, 6], [b"a", b"", None])
+    # One record with a key or headers anywhere, or none at all: the records stay tuples.
+    assert ValueColumns.from_records(records + [(7, b"k", b"b", None)]) is None
+    assert ValueColumns.from_records(records + [(7, None, b"b", [("h", b"1")])]) is None
+    assert ValueColumns.from_records([(7, None, b"b", ())] + records) is None
+    assert ValueColumns.from_records([]) is None
+
+
 @pytest.mark.parametrize("keyed_at", [None, 0, 2])
 def test_index_only_futures_report_what_full_futures_do(monkeypatch, keyed_at):
     def run(compact: bool):
