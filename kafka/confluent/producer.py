@@ -151,6 +151,20 @@ class _Delivery:
         #: Leading records whose report was served already (the group's callback raised there).
         self.skip = skip
 
+    def by_outcome(self) -> List["_Delivery"]:
+        """The group, or the groups of its records by the half batch that wrote them when the batch was split."""
+        result = self.result
+        if result is None or result.parts is None:
+            return [self]
+        groups = []
+        start = 0
+        for leaf, first, count in result.leaves(self.first, len(self.records)):
+            groups.append(_Delivery(self.topic, self.partition, self.records[start:start + count],
+                                    self.extras[start:start + count], leaf, first, self.error,
+                                    skip=min(max(self.skip - start, 0), count)))
+            start += count
+        return groups
+
 
 class Producer:
     """An asynchronous producer with confluent-kafka's interface.
@@ -513,7 +527,7 @@ class Producer:
         reports = self._reports
         groups = []
         while reports:
-            groups.append(reports.popleft())
+            groups += reports.popleft().by_outcome()
         previous: Optional[Tuple[str, int, Optional[int]]] = None
         lock = self._lock
         only_errors = self._only_errors

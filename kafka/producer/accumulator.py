@@ -392,6 +392,27 @@ class RecordAccumulator:
                 position += 1
             queue.insert(position, batch)
 
+    def split_in_flight(self, batch: ProducerBatch) -> Optional[Tuple[ProducerBatch, ProducerBatch]]:
+        """Queue the halves of the in-flight ``batch`` (:meth:`ProducerBatch.split`) in its place; return them.
+
+        They go to the head of the partition's queue as retries do, first
+        half first. None, and nothing changes, when the batch is no longer
+        in flight (purged meanwhile).
+        """
+        with self._lock:
+            if batch.purged or batch not in self._in_flight:
+                return None
+            self._in_flight.discard(batch)
+            halves = batch.split()
+            queue = self._batches.setdefault(batch.topic_partition, deque())
+            position = 0
+            while position < len(queue) and queue[position].in_retry and \
+                    0 <= queue[position].base_sequence < halves[0].base_sequence:
+                position += 1
+            for half in reversed(halves):
+                queue.insert(position, half)
+            return halves
+
     def expired_batches(self, now: float) -> List[ProducerBatch]:
         """Queued batches older than ``delivery_timeout_ms`` (removed from their queues)."""
         expired: List[ProducerBatch] = []

@@ -172,6 +172,53 @@ class ProducerBatch:
         """Whether little room is left."""
         return self.size >= self.max_size
 
+    #: Whether :meth:`split` may cut the batch in two (not a batch of records encoded beforehand).
+    splittable = True
+
+    def split(self) -> Tuple["ProducerBatch", "ProducerBatch"]:
+        """Two closed batches of this one's first and last records (half each), to send in its place.
+
+        For a batch the broker refused as larger than the topic allows. The
+        halves keep its producer id, epoch and sequence range (the first
+        half its base sequence, the second the sequence after the first
+        half), its creation time and its reserved memory, split between
+        them; their results are the two :attr:`~ProduceResult.parts` of
+        this batch's result, which completes once both have. This batch
+        gives up its records and memory.
+        """
+        count = self.record_count
+        middle = count // 2
+        self._keep_value_columns()  # this result's index-only futures read them (PyPy)
+        results = self.result.split_at(middle)
+        halves = []
+        for result, run, size in ((results[0], slice(0, middle), middle), (results[1], slice(middle, count),
+                                                                             count - middle)):
+            half = ProducerBatch(self.topic_partition, self.created, self.max_size)
+            half.result = result
+            if self.values is not None:
+                half.stamps = self.stamps[run]  # type: ignore[index]
+                half.values = self.values[run]
+            else:
+                half.records = self.records[run]
+                half.stamps = half.values = None
+            half.size = BATCH_OVERHEAD + (self.size - BATCH_OVERHEAD) * size // count
+            half.drained = self.drained  # closed: nothing more is appended to it
+            half.in_retry = True  # queued ahead of new batches, in sequence order
+            half.last_attempt = float("-inf")  # no retry back-off: nothing failed that waiting would mend
+            half.producer_id = self.producer_id
+            half.producer_epoch = self.producer_epoch
+            half.transactional = self.transactional
+            halves.append(half)
+        first, second = halves
+        if self.base_sequence >= 0:
+            first.base_sequence = self.base_sequence
+            second.base_sequence = (self.base_sequence + middle) & 0x7FFFFFFF
+        first.memory = self.memory * middle // count
+        second.memory = self.memory - first.memory
+        self.memory = 0
+        self.records, self.stamps, self.values, self.encoded = [], [], [], None
+        return first, second
+
     def encode(self, compression_type: int) -> bytes:
         """The v2 batch bytes (built once; reused by retries)."""
         if self.encoded is None:

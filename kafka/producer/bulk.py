@@ -74,11 +74,16 @@ class BatchSendFuture:
         return self.count
 
     def offsets(self) -> List[Tuple[TopicPartition, int, int]]:
-        """``(partition, first offset, record count)`` of each run, once acknowledged (offset -1 for acks=0)."""
+        """``(partition, first offset, record count)`` of each run, once acknowledged (offset -1 for acks=0).
+
+        A run whose batch was split (see :meth:`ProduceResult.split_at`) is
+        given as the runs its halves wrote, in order.
+        """
         out = []
-        for result, index, count in self._placed:
-            base = result.base_offset
-            out.append((result.topic_partition, base + index if base >= 0 else -1, count))
+        for placed_result, placed_index, placed_count in self._placed:
+            for result, index, count in placed_result.leaves(placed_index, placed_count):
+                base = result.base_offset
+                out.append((result.topic_partition, base + index if base >= 0 else -1, count))
         return out
 
 

@@ -25,7 +25,8 @@ CONFIG_DOCS: Dict[str, str] = {
     "retries": "How often a batch that failed with a retriable error is sent again (bounded in time "
                "by ``delivery_timeout_ms`` as well).",
     "batch_size": "Bytes of records collected per partition before a batch is sent without waiting "
-                  "for ``linger_ms``.",
+                  "for ``linger_ms``. A batch the broker refuses as above the topic's ``max.message.bytes`` "
+                  "is sent again as halves.",
     "linger_ms": "How long a batch that is not full waits for more records before it is sent.",
     "partitioner": "Callable ``(key_bytes, all_partitions, available_partitions) -> partition``; "
                    "``None``: murmur2 of the key like the Java client, sticky partitions for records "

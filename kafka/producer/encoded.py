@@ -47,6 +47,8 @@ class EncodedBatch(ProducerBatch):
 
     __slots__ = ("body", "count", "timestamp")
 
+    splittable = False  # one body of encoded records: the broker's refusal of its size stands
+
     def __init__(self, tp: TopicPartition, created: float, body: bytes, count: int, timestamp: int) -> None:
         super().__init__(tp, created, BATCH_OVERHEAD + len(body))
         self.size = self.max_size  # full: appends open a new batch

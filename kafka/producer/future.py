@@ -48,10 +48,16 @@ def header_size(headers: Any) -> int:
 
 
 class ProduceResult:
-    """The outcome of one batch: base offset and log-append time, or an error."""
+    """The outcome of one batch: base offset and log-append time, or an error.
+
+    A batch the broker refused as too large is split in two (see
+    :meth:`split_at`); its result then stands for the results of the two
+    halves, :attr:`parts`, and completes when both have. Each record's
+    outcome is then its half's: :meth:`leaf` finds it.
+    """
 
     __slots__ = ("topic_partition", "base_offset", "log_append_time", "log_start_offset", "error",
-                 "_event", "_callbacks", "_lock", "hurried", "on_wait", "stamps", "value_sizes")
+                 "_event", "_callbacks", "_lock", "hurried", "on_wait", "stamps", "value_sizes", "parts")
 
     #: False: a batch's result (:class:`kafka.producer.held.HeldRecords` stands in for one before).
     is_held = False
@@ -73,6 +79,57 @@ class ProduceResult:
         #: set by the batch before it completes.
         self.stamps: Optional[List[int]] = None
         self.value_sizes: Optional[List[int]] = None
+        #: After :meth:`split_at`: ``(records in the first half, first half's result, second half's result)``.
+        self.parts: Optional[Tuple[int, "ProduceResult", "ProduceResult"]] = None
+
+    def split_at(self, count: int) -> Tuple["ProduceResult", "ProduceResult"]:
+        """Results for records ``0..count-1`` and ``count..`` of this one; it completes when both have.
+
+        Once both are done this result takes the first half's offsets and
+        the first error of either (what code reading the whole batch sees);
+        a record's own outcome is its half's (:meth:`leaf`).
+        """
+        first, second = ProduceResult(self.topic_partition), ProduceResult(self.topic_partition)
+        first.on_wait = second.on_wait = self.on_wait
+        first.hurried = second.hurried = self.hurried
+        self.parts = (count, first, second)
+        first.on_done(self._part_done, None)
+        second.on_done(self._part_done, None)
+        return first, second
+
+    def _part_done(self, _: Any) -> None:
+        assert self.parts is not None
+        _, first, second = self.parts
+        if first.is_done and second.is_done:
+            self.done(first.base_offset, first.log_append_time, max(first.log_start_offset, second.log_start_offset),
+                      first.error if first.error is not None else second.error)
+
+    def leaf(self, index: int) -> Tuple["ProduceResult", int]:
+        """The result that holds record ``index``'s own outcome, and its index there (itself unless split)."""
+        result = self
+        parts = result.parts
+        while parts is not None:
+            count, first, second = parts
+            if index < count:
+                result = first
+            else:
+                result, index = second, index - count
+            parts = result.parts
+        return result, index
+
+    def leaves(self, index: int, count: int) -> List[Tuple["ProduceResult", int, int]]:
+        """``(result, index there, record count)`` runs that hold records ``index..index+count-1``, in order."""
+        parts = self.parts
+        if parts is None:
+            return [(self, index, count)]
+        split, first, second = parts
+        runs: List[Tuple[ProduceResult, int, int]] = []
+        if index < split:
+            runs += first.leaves(index, min(count, split - index))
+        if index + count > split:
+            start = max(index, split)
+            runs += second.leaves(start - split, index + count - start)
+        return runs
 
     @property
     def is_done(self) -> bool:
@@ -170,18 +227,25 @@ class FutureRecordMetadata:
         """Whether the record was acknowledged or failed."""
         return self._result.is_done
 
+    def _outcome(self) -> Tuple[ProduceResult, int]:
+        """The result holding this record's own outcome and its index there (see :meth:`ProduceResult.leaf`)."""
+        result = self._result
+        if result.parts is None:
+            return result, self._index
+        return result.leaf(self._index)
+
     @property
     def exception(self) -> Optional[BaseException]:
         """The failure, if the record failed."""
-        return self._result.error if self._result.is_done else None
+        return self._outcome()[0].error if self._result.is_done else None
 
     def succeeded(self) -> bool:
         """Acknowledged by the broker."""
-        return self._result.is_done and self._result.error is None
+        return self._result.is_done and self._outcome()[0].error is None
 
     def failed(self) -> bool:
         """Failed for good."""
-        return self._result.is_done and self._result.error is not None
+        return self._result.is_done and self._outcome()[0].error is not None
 
     @property
     def value(self) -> Optional[RecordMetadata]:
@@ -189,9 +253,9 @@ class FutureRecordMetadata:
         return self._metadata() if self.succeeded() else None
 
     def _metadata(self) -> RecordMetadata:
-        result = self._result
+        result, index = self._outcome()
         tp = result.topic_partition
-        offset = result.base_offset + self._index if result.base_offset >= 0 else -1
+        offset = result.base_offset + index if result.base_offset >= 0 else -1
         timestamp = result.log_append_time if result.log_append_time >= 0 else self._timestamp
         return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, None,
                               self._key_size, self._value_size, self._header_size, result.log_start_offset)
@@ -201,14 +265,15 @@ class FutureRecordMetadata:
         result = self._placed()
         if not result.wait(timeout):
             raise KafkaTimeoutError("record not acknowledged within %s s" % (timeout,))
-        if result.error is not None:
-            raise result.error
+        error = result.error if result.parts is None else self._outcome()[0].error
+        if error is not None:
+            raise error
         return self._metadata()
 
     def add_callback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
         """Call ``fn(*args, metadata, **kwargs)`` when acknowledged."""
         def on_done(future: "FutureRecordMetadata") -> None:
-            if future._result.error is None:
+            if future._outcome()[0].error is None:
                 fn(*args, future._metadata(), **kwargs)
         self._placed().on_done(on_done, self)
         return self
@@ -216,8 +281,9 @@ class FutureRecordMetadata:
     def add_errback(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":
         """Call ``fn(*args, exception, **kwargs)`` when the record fails."""
         def on_done(future: "FutureRecordMetadata") -> None:
-            if future._result.error is not None:
-                fn(*args, future._result.error, **kwargs)
+            error = future._outcome()[0].error
+            if error is not None:
+                fn(*args, error, **kwargs)
         self._placed().on_done(on_done, self)
         return self
 
@@ -240,8 +306,8 @@ class FutureRecordMetadata:
 
         The offset is -1 when the broker returned none (acks=0).
         """
-        result = self._result
-        offset = result.base_offset + self._index if result.base_offset >= 0 else -1
+        result, index = self._outcome()
+        offset = result.base_offset + index if result.base_offset >= 0 else -1
         return offset, (result.log_append_time if result.log_append_time >= 0 else self._timestamp)
 
     def add_both(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> "FutureRecordMetadata":

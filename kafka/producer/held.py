@@ -55,6 +55,7 @@ class HeldRecords:
     #: What a future reads from its result; a held record has no outcome yet.
     is_held = True
     is_done = False
+    parts = None  # never split (see ProduceResult.parts)
     error = None
 
     def __init__(self, topic: str, version: int, tps: List[TopicPartition], reserved: int,

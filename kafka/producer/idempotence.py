@@ -171,6 +171,14 @@ class ProducerIdentity:
                 self._next_sequence[tp] = batch.base_sequence
                 batch.base_sequence = -1
 
+    def replace(self, batch: ProducerBatch, halves: List[ProducerBatch]) -> None:
+        """Track ``halves`` (see :meth:`ProducerBatch.split`) where ``batch`` was: they hold its sequence range."""
+        with self._lock:
+            batches = self._in_flight.get(batch.topic_partition)
+            if batches and batch in batches:
+                position = batches.index(batch)
+                batches[position:position + 1] = halves
+
     def is_first_in_flight(self, batch: ProducerBatch) -> bool:
         """Whether no earlier batch of the partition awaits acknowledgement."""
         with self._lock:

@@ -262,6 +262,9 @@ class Sender(threading.Thread):
                 continue
             message = part.error_message or ""
             if cls is _MESSAGE_TOO_LARGE and batch.record_count > 1:
+                if batch.splittable and not batch.purged and not self._force_close:
+                    self._split(batch)
+                    continue
                 message = ("a batch of %d records (%d bytes) is above the topic's max.message.bytes; "
                            "set batch_size below it. %s" % (batch.record_count, batch.size, message)).strip()
             error = cls("%s-%d: %s" % (tp.topic, tp.partition, message))  # type: ignore[misc]
@@ -269,6 +272,23 @@ class Sender(threading.Thread):
             self._retry_or_fail(batch, error, now)
         if refresh:
             self.client.cluster.request_update()
+
+    def _split(self, batch: ProducerBatch) -> None:
+        """Send a batch the broker refused as too large again as two halves, in its place and order.
+
+        As the Java client does: a topic whose ``max.message.bytes`` is
+        below ``batch_size`` still gets every record, in batches that halve
+        until they fit (a single record that does not fit fails alone).
+        """
+        log.info("%r is above the topic's max.message.bytes (%d bytes); sending it as two halves",
+                 batch, batch.size)
+        halves = self.accumulator.split_in_flight(batch)
+        if halves is None:
+            return  # purged meanwhile: purge() completes it
+        if self.identity is not None:
+            self.identity.replace(batch, list(halves))
+        if self.guarantee_order:
+            self.accumulator.unmute(batch.topic_partition)
 
     def purge(self, queued: bool, in_flight: bool) -> None:
         """Fail the queued and/or in-flight batches now; responses still to come for them are ignored."""
