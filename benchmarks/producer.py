@@ -84,7 +84,8 @@ The clients, as configured:
   poll and retry), then ``flush()``; the callback counts deliveries.
 
 Every client keeps its own default batch size unless told otherwise: ours
-256 KiB, kafka-python and aiokafka 16 KiB, librdkafka 1,000,000 bytes (and
+and librdkafka 1,000,000 bytes (before 2026-11-27 ours was 256 KiB),
+kafka-python and aiokafka 16 KiB (librdkafka also
 batch.num.messages 10,000).  ``--batch-size N`` sets ``batch_size`` of ours
 and kafka-python and ``max_batch_size`` of aiokafka to N (for a run with
 equal batch sizes), ``--confluent-batch-size`` librdkafka's ``batch.size``.

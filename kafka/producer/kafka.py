@@ -63,7 +63,7 @@ DEFAULT_CONFIG: Dict[str, Any] = {
     "acks": "all",
     "compression_type": None,
     "retries": 2147483647,
-    "batch_size": 262144,
+    "batch_size": 1_000_000,
     "linger_ms": 5,
     "partitioner": None,
     "buffer_memory": 32 * 1024 * 1024,
@@ -123,11 +123,13 @@ class KafkaProducer:
     ``transactional_id``, ``retry_backoff_ms`` and the security settings of
     :class:`~kafka.client.routing.RoutingClient`.
 
-    ``batch_size`` defaults to 256 KiB, not kafka-python's 16 KiB: a batch
-    holds only the records appended to it (nothing is allocated up front),
-    so the larger cap costs nothing on quiet partitions, while on a busy one
-    it cuts the per-request work that bounds a Python producer's throughput.
-    Records still leave after ``linger_ms`` (5 ms) whatever the batch size.
+    ``batch_size`` defaults to 1,000,000 bytes (librdkafka's default), not
+    kafka-python's 16 KiB: a batch holds only the records appended to it
+    (nothing is allocated up front), so the larger cap costs nothing on quiet
+    partitions, while on a busy one it cuts the per-request work that bounds
+    a Python producer's throughput. Records still leave after ``linger_ms``
+    (5 ms) whatever the batch size, and a batch the broker refuses as above
+    the topic's ``max.message.bytes`` is sent again as halves.
 
     ``acks`` defaults to ``'all'`` and idempotence is then on by default,
     when the broker supports it; with ``acks`` 0 or 1 idempotence is off

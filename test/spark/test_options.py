@@ -90,6 +90,12 @@ def test_sink_options():
         parse_sink_options({"topic": "t"})
 
 
+def test_writers_keep_batches_of_256_kib_unless_told():
+    # Their batches come encoded and cannot be split if a topic refuses them as too large.
+    assert parse_sink_options(BOOT).client["batch_size"] == 256 * 1024
+    assert parse_sink_options(dict(BOOT, **{"kafka.batch.size": "50000"})).client["batch_size"] == 50000
+
+
 def test_durations():
     assert [parse_duration_ms("d", v) for v in ("15m", "30s", "250ms", "2 hours", "5")] == \
         [900000, 30000, 250, 7200000, 5000]
