@@ -385,12 +385,7 @@ class RecordAccumulator:
             # range) yet completed with it, acknowledged but never written.
             self._in_flight.discard(batch)
             queue = self._batches.setdefault(batch.topic_partition, deque())
-            # Keep retries ahead of new batches and ordered by sequence.
-            position = 0
-            while position < len(queue) and queue[position].in_retry and \
-                    0 <= queue[position].base_sequence < batch.base_sequence:
-                position += 1
-            queue.insert(position, batch)
+            queue.insert(_retry_position(queue, batch.base_sequence), batch)
 
     def split_in_flight(self, batch: ProducerBatch) -> Optional[Tuple[ProducerBatch, ProducerBatch]]:
         """Queue the halves of the in-flight ``batch`` (:meth:`ProducerBatch.split`) in its place; return them.
@@ -405,10 +400,7 @@ class RecordAccumulator:
             self._in_flight.discard(batch)
             halves = batch.split()
             queue = self._batches.setdefault(batch.topic_partition, deque())
-            position = 0
-            while position < len(queue) and queue[position].in_retry and \
-                    0 <= queue[position].base_sequence < halves[0].base_sequence:
-                position += 1
+            position = _retry_position(queue, halves[0].base_sequence)
             for half in reversed(halves):
                 queue.insert(position, half)
             return halves
@@ -500,3 +492,14 @@ class RecordAccumulator:
         with self._lock:
             return {tp: len(q) for tp, q in self._batches.items() if q}
 
+
+def _retry_position(queue: Deque[ProducerBatch], sequence: int) -> int:
+    """Where a batch sent before, of base sequence ``sequence``, goes back in ``queue``.
+
+    Ahead of new batches and of retries with a higher sequence: retries
+    stay ahead of new batches and in sequence order.
+    """
+    position = 0
+    while position < len(queue) and queue[position].in_retry and 0 <= queue[position].base_sequence < sequence:
+        position += 1
+    return position
