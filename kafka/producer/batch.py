@@ -191,17 +191,16 @@ class ProducerBatch:
         self._keep_value_columns()  # this result's index-only futures read them (PyPy)
         results = self.result.split_at(middle)
         halves = []
-        for result, run, size in ((results[0], slice(0, middle), middle), (results[1], slice(middle, count),
-                                                                             count - middle)):
+        for result, start, stop in ((results[0], 0, middle), (results[1], middle, count)):
             half = ProducerBatch(self.topic_partition, self.created, self.max_size)
             half.result = result
             if self.values is not None:
-                half.stamps = self.stamps[run]  # type: ignore[index]
-                half.values = self.values[run]
+                half.stamps = self.stamps[start:stop]  # type: ignore[index]
+                half.values = self.values[start:stop]
             else:
-                half.records = self.records[run]
+                half.records = self.records[start:stop]
                 half.stamps = half.values = None
-            half.size = BATCH_OVERHEAD + (self.size - BATCH_OVERHEAD) * size // count
+            half.size = BATCH_OVERHEAD + (self.size - BATCH_OVERHEAD) * (stop - start) // count
             half.drained = self.drained  # closed: nothing more is appended to it
             half.in_retry = True  # queued ahead of new batches, in sequence order
             half.last_attempt = float("-inf")  # no retry back-off: nothing failed that waiting would mend

@@ -265,7 +265,7 @@ class FutureRecordMetadata:
         result = self._placed()
         if not result.wait(timeout):
             raise KafkaTimeoutError("record not acknowledged within %s s" % (timeout,))
-        error = result.error if result.parts is None else self._outcome()[0].error
+        error = self._outcome()[0].error
         if error is not None:
             raise error
         return self._metadata()

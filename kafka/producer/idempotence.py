@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Sequence
 
 from kafka import errors
 from kafka.future import Future
@@ -171,7 +171,7 @@ class ProducerIdentity:
                 self._next_sequence[tp] = batch.base_sequence
                 batch.base_sequence = -1
 
-    def replace(self, batch: ProducerBatch, halves: List[ProducerBatch]) -> None:
+    def replace(self, batch: ProducerBatch, halves: Sequence[ProducerBatch]) -> None:
         """Track ``halves`` (see :meth:`ProducerBatch.split`) where ``batch`` was: they hold its sequence range."""
         with self._lock:
             batches = self._in_flight.get(batch.topic_partition)

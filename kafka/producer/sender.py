@@ -262,7 +262,7 @@ class Sender(threading.Thread):
                 continue
             message = part.error_message or ""
             if cls is _MESSAGE_TOO_LARGE and batch.record_count > 1:
-                if batch.splittable and not batch.purged and not self._force_close:
+                if batch.splittable and not self._force_close:
                     self._split(batch)
                     continue
                 message = ("a batch of %d records (%d bytes) is above the topic's max.message.bytes; "
@@ -280,13 +280,14 @@ class Sender(threading.Thread):
         below ``batch_size`` still gets every record, in batches that halve
         until they fit (a single record that does not fit fails alone).
         """
-        log.info("%r is above the topic's max.message.bytes (%d bytes); sending it as two halves",
-                 batch, batch.size)
         halves = self.accumulator.split_in_flight(batch)
         if halves is None:
             return  # purged meanwhile: purge() completes it
+        tp = batch.topic_partition
+        log.info("%s-%d: a batch of %d records (%d bytes) is above the topic's max.message.bytes; "
+                 "sending it as two halves", tp[0], tp[1], sum(h.record_count for h in halves), batch.size)
         if self.identity is not None:
-            self.identity.replace(batch, list(halves))
+            self.identity.replace(batch, halves)
         if self.guarantee_order:
             self.accumulator.unmute(batch.topic_partition)
 
