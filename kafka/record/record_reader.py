@@ -309,7 +309,7 @@ def decode_each(
                 start = pos + 1
             else:
                 b2 = buf[pos + 1]
-                if b2 < 0x40:
+                if b2 < 0x80:
                     length = zz2[b2][b]
                     start = pos + 2
                 else:
@@ -327,7 +327,7 @@ def decode_each(
                 at = 2
             else:
                 b2 = rec[2]
-                if b2 < 0x40:
+                if b2 < 0x80:
                     timestamp = base_ts + ts_zz2[b2][b]
                     at = 3
                 else:
@@ -339,22 +339,19 @@ def decode_each(
                 at += 1
             else:
                 b2 = rec[at + 1]
-                if b2 < 0x40:
+                if b2 < 0x80:
                     offset_delta = zz2[b2][b]
                     at += 2
                 else:
-                    # Batches of more than 4,096 records: three-byte deltas inline too.
+                    # Batches of more than 8,192 records: three-byte deltas inline too.
                     b3 = rec[at + 2]
-                    if b2 < 0x80:
-                        raw = (b & 0x7F) | b2 << 7
-                        at += 2
-                    elif b3 < 0x80:
-                        raw = (b & 0x7F) | (b2 & 0x7F) << 7 | b3 << 14
+                    if b3 < 0x80:
+                        # The low 14 bits decode through the pair table as a
+                        # two-byte varint would; b3 adds its bits above them,
+                        # away from zero like the low part (zigzag).
+                        low = zz2[b2 & 0x7F][b]
+                        offset_delta = low + (b3 << 13) if low >= 0 else low - (b3 << 13)
                         at += 3
-                    else:
-                        raw = -1
-                    if raw >= 0:
-                        offset_delta = (raw >> 1) ^ -(raw & 1)
                     else:
                         offset_delta, at = decode_varint(rec, at)
             klen = short_length[rec[at]]
@@ -380,7 +377,7 @@ def decode_each(
                 at += 1
             else:
                 b2 = rec[at + 1]
-                if b2 < 0x40:
+                if b2 < 0x80:
                     vlen = zz2[b2][b]
                     at += 2
                 else:

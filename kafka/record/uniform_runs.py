@@ -42,7 +42,7 @@ ENABLED = sys.implementation.name == "cpython"
 
 _CONTINUED = bytes(0 if b >= 0x80 else 1 for b in range(256))  # varint byte with a next one
 _LAST = bytes(0 if b < 0x80 else 1 for b in range(256))  # a varint's final byte
-_LAST_PAIR = bytes(0 if b < 0x40 else 1 for b in range(256))  # final byte ZIGZAG_PAIR can read
+_LAST_PAIR = bytes(0 if b < 0x80 else 1 for b in range(256))  # final byte ZIGZAG_PAIR can read
 
 # Expected bytes of the offset-delta varint of delta ``d`` (see varint.py for the encoding):
 # one byte for d < 64; two for d < 8192; three below 2**20, the third byte being d >> 13.

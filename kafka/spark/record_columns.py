@@ -217,7 +217,7 @@ def _record_bounds(buf: bytes, arr: np.ndarray, pos: int, stop: int, count: int)
                     b = buf[pos]
                     if b < 0x80:
                         pos += 1 + ZIGZAG_BYTE[b]
-                    elif (b2 := buf[pos + 1]) < 0x40:
+                    elif (b2 := buf[pos + 1]) < 0x80:
                         pos += 2 + ZIGZAG_PAIR_ROWS[b2][b]
                     else:
                         length, body = decode_varint(buf, pos)

@@ -118,6 +118,17 @@ def test_runs_of_every_varint_width():
         assert read_all(data, 300, chunk) == expected
 
 
+@pytest.mark.parametrize("first_ts", [5000, -5000, 8191 - 30])
+def test_a_run_reads_two_byte_timestamp_deltas_past_4095(first_ts):
+    # Deltas of 4,096 to 8,191 ms (either sign) take two bytes, the second at 0x40 or above.
+    specs = uniform_specs(60, ts=lambda i: first_ts + (i // 2 if first_ts > 0 else -(i // 2)))
+    data, expected = body_of(specs)
+    layout = uniform_runs.probe(data, 0, len(data))
+    assert layout is not None and layout.ts_width == 2
+    assert uniform_runs.run_length(data, 0, len(data), layout, 60) == 60
+    assert read_all(data, 60) == expected
+
+
 def test_log_append_time_gives_every_record_the_append_time():
     data, _ = body_of(uniform_specs(50))
     records = read_all(data, 50, append_ts=BASE_TS + 99)
@@ -210,11 +221,19 @@ def test_records_running_past_the_batch_end_are_not_handed_out():
 
 def test_offset_deltas_of_every_varint_width_one_by_one():
     # Values of differing lengths keep these records off the run paths.
-    deltas = [0, 1, 63, 64, 4095, 4096, 5000, 8191, 8192, 9000, (1 << 20) - 1, 1 << 20, (1 << 27) + 5]
+    # Both halves of the two-byte range (the second byte below and above
+    # 0x40), both signs of three bytes (a broker never writes a negative
+    # delta, but the varint means it), and a value whose length takes two
+    # bytes with the second at 0x40 or above.
+    deltas = [0, 1, 63, 64, 4095, 4096, 5000, 8191, 8192, 9000, (1 << 20) - 1, 1 << 20, (1 << 27) + 5,
+              -1, -4097, -8192, -8193, -9000, -(1 << 20), 4200]
     specs = [(i, d, None, b"v" * i, ()) for i, d in enumerate(deltas)]
+    specs[-1] = (0, 4200, None, b"w" * 5000, ())
     data, expected = body_of(specs)
     assert read_all(data, len(specs), chunk=4) == expected
-    assert [r.offset - BASE_OFFSET for r in read_one_by_one(data, len(specs))] == deltas
+    decoded = read_one_by_one(data, len(specs))
+    assert [r.offset - BASE_OFFSET for r in decoded] == deltas
+    assert decoded[-1].value == b"w" * 5000
 
 
 # -- realistic records: every length differs, keys, headers ---------------------------------------
@@ -342,7 +361,8 @@ def test_header_keys_decode_the_same_however_many_there_are():
 
 @pytest.mark.parametrize("append_ts", [None, BASE_TS + 99])
 def test_timestamp_deltas_of_every_width_one_by_one(append_ts):
-    deltas = [0, -1, 63, -64, 64, -65, 4095, -4096, 4096, 1 << 20, -(1 << 40), 1 << 50, 5, 5]
+    deltas = [0, -1, 63, -64, 64, -65, 4095, -4096, 4096, -4097, 8191, -8192, 8192, -8193, 1 << 20, -(1 << 40),
+              1 << 50, 5, 5]
     specs = [(d, i, None, b"v" * i, ()) for i, d in enumerate(deltas)]
     data, expected = body_of(specs)
     out = [None] * len(specs)
