@@ -1,10 +1,10 @@
 """murmur2 of many keys at once, for :meth:`KafkaProducer.send_batch` and held keyed records.
 
 Hashing one key in Python costs a loop step per 4-byte block (about a
-microsecond and a half for a 30-byte key).  Here the keys with the same
-number of whole blocks are hashed together: block ``j`` of every key goes
-into one lane of a large integer, lanes 64 bits apart, and each step of the
-hash is one arithmetic operation on that integer.  A lane holds a 32-bit
+microsecond and a half for a 30-byte key).  Here keys with the same number
+of whole blocks are hashed together: block ``j`` of every key of the group
+goes into one lane of a large integer, lanes 64 bits apart, and each step of
+the hash is one arithmetic operation on that integer.  A lane holds a 32-bit
 value, so a multiplication by the 32-bit murmur2 constant stays inside its
 64 bits and never carries into the next lane; the bits a right shift pulls
 in from the next lane land above bit 31 and are masked off like the
@@ -12,76 +12,98 @@ overflow of the multiplication.  The integer operations run in C, so the
 cost per key is a few bytes of big-integer work per block instead of a
 dozen bytecodes.
 
-Keys of one block count may differ in length by up to three bytes: each is
-padded with zeros to the same stride, so its last, partial block (zeros
-where the key has no bytes) sits at the same place in every key.  The seed
-(which mixes in the length) and whether that partial block is mixed in at
-all are per lane, set from packed per-key values.  The lanes are filled from
-the joined keys with strided slices (byte ``b`` of block ``j`` of every key
-is ``blob[4 * j + b :: stride]``) and read back with :mod:`struct`: no
-Python step per key.
+Grouping by block count keeps every lane busy at every step: the integers
+are as long as the group, and no step needs masks to leave out keys that
+are already done.  The keys of a group differ in length by up to three
+bytes: each is padded with zeros to the same stride, so its last, partial
+block (zeros where the key has no bytes) sits at the same place in every
+key, and only keys that have one mix it in.  Keys are hashed once however
+often they repeat; a group too small to be worth the set-up is hashed key
+by key.  The lanes are filled from the joined keys with strided slices
+(byte ``b`` of block ``j`` of every key is ``blob[4 * j + b :: stride]``)
+and read back with :mod:`struct`: no Python step per key.
 """
 
 from __future__ import annotations
 
 import struct
-from bisect import bisect_right
+from bisect import bisect_left
 from itertools import repeat
-from operator import mod, xor
-from typing import List, Sequence
+from operator import mod
+from typing import List, Sequence, Tuple
 
-from kafka.producer.partitioner import murmur2_partition
+from kafka.producer.partitioner import murmur2_partition, murmur2_unsigned
 
 __all__ = ["murmur2_partitions"]
 
 _M = 0x5BD1E995
 _SEED = 0x9747B28C
+_LANE_ONE = b"\x01" + b"\x00" * 7
 #: Below this many keys the per-key loop is as fast as setting up the lanes.
 _MIN_LANES = 16
+#: Groups of fewer keys than this are hashed key by key.
+_MIN_GROUP = 8
 
 
-def _lane_hashes(keys: Sequence[bytes], lengths: Sequence[int]) -> List[int]:
-    """The unsigned murmur2 of each of ``keys``, masked to 31 bits; ``lengths`` are theirs, in ascending order.
+def _group_hashes(keys: Sequence[bytes], lengths: Sequence[int], blocks: int) -> Tuple[int, ...]:
+    """The murmur2 of each of ``keys``, masked to 31 bits.
 
-    Step ``j`` mixes block ``j`` into the lanes of keys longer than ``4 j +
-    3`` bytes, mixes it in as the partial last block for keys of ``4 j + 1``
-    to ``4 j + 3`` bytes, and leaves the shorter keys' lanes as they are.
-    Sorted by length, each of the three is a stretch of adjacent lanes, so
-    the choice is made with three range masks.
+    Every key has ``blocks`` whole 4-byte blocks and up to three bytes more;
+    ``lengths`` are the keys' lengths, in ascending order.
     """
     count = len(keys)
-    longest = lengths[-1]
-    stride = (longest & ~3) + 4
-    blob = b"".join(map(bytes.ljust, keys, repeat(stride, count), repeat(b"\0", count)))
-    lanes_of = struct.Struct("<%dQ" % count)
-    ones = int.from_bytes(b"\x01\x00\x00\x00\x00\x00\x00\x00" * count, "little")
-    mask = ones * 0xFFFFFFFF
     m = _M
-    h = int.from_bytes(lanes_of.pack(*map(xor, repeat(_SEED, count), lengths)), "little") & mask
+    stride = 4 * blocks + 4
+    blob = b"".join(map(bytes.ljust, keys, repeat(stride, count), repeat(b"\0", count)))
+    ones = int.from_bytes(_LANE_ONE * count, "little")
+    mask = ones * 0xFFFFFFFF
+    # The seed mixed with each key's length: a run of equal lanes per length.
+    seeds = []
+    at = 0
+    while at < count:
+        length = lengths[at]
+        upto = bisect_left(lengths, length + 1, at)
+        seeds.append(struct.pack("<Q", _SEED ^ length) * (upto - at))
+        at = upto
+    h = int.from_bytes(b"".join(seeds), "little")
     lanes = bytearray(8 * count)
     for at in range(0, stride, 4):
-        done = bisect_right(lengths, at)  # keys fully mixed in already
-        if done == count:
-            break
-        partial = bisect_right(lengths, at + 3)  # keys ending inside this block: done..partial
-        for b in range(4):
-            lanes[b::8] = blob[at + b::stride]
+        lanes[0::8] = blob[at::stride]
+        lanes[1::8] = blob[at + 1::stride]
+        lanes[2::8] = blob[at + 2::stride]
+        lanes[3::8] = blob[at + 3::stride]
         block = int.from_bytes(lanes, "little")
-        whole = mask >> (64 * partial) << (64 * partial)
-        if partial > done:
-            tail = (mask >> (64 * done) << (64 * done)) ^ whole
-            mixed = (h ^ block) * m & tail
+        if at < 4 * blocks:
+            k = block * m & mask
+            k = (k ^ k >> 24) & mask
+            h = (h * m ^ k * m) & mask  # the products fill their lanes and no more
         else:
-            mixed = 0
-        if partial < count:
-            k = block * m & whole
-            k = (k ^ k >> 24) & whole
-            mixed |= (h * m & whole) ^ (k * m & whole)
-        h = (h & (mask ^ (mask >> (64 * done) << (64 * done)))) | mixed
+            # The partial last block, mixed into the keys that have one (the
+            # longer ones, at the top lanes): h ^= block; h *= m.
+            partial = bisect_left(lengths, 4 * blocks + 1)
+            if partial < count:
+                upper = mask >> (64 * partial) << (64 * partial)
+                h = (h & (mask ^ upper)) | ((h ^ block) * m & upper)
     h = (h ^ h >> 13) & mask
     h = h * m & mask
     h = (h ^ h >> 15) & (ones * 0x7FFFFFFF)
-    return list(lanes_of.unpack(h.to_bytes(8 * count, "little")))
+    return struct.unpack("<%dQ" % count, h.to_bytes(8 * count, "little"))
+
+
+def _hashes(keys: List[bytes], lengths: List[int]) -> List[int]:
+    """The murmur2 of each of ``keys``, masked to 31 bits; ``lengths`` are theirs, in ascending order."""
+    hashes: List[int] = []
+    count = len(keys)
+    start = 0
+    while start < count:
+        blocks = lengths[start] >> 2
+        stop = bisect_left(lengths, 4 * blocks + 4, start)
+        if stop - start < _MIN_GROUP:
+            hashes += [murmur2_unsigned(key) & 0x7FFFFFFF for key in keys[start:stop]]
+        else:
+            hashes += _group_hashes(keys[start:stop], lengths[start:stop], blocks)
+        start = stop
+    return hashes
 
 
 def murmur2_partitions(keys: Sequence[bytes], num_partitions: int) -> List[int]:
@@ -91,9 +113,7 @@ def murmur2_partitions(keys: Sequence[bytes], num_partitions: int) -> List[int]:
         return [0] * n  # any hash modulo 1: nothing to compute
     if n < _MIN_LANES:
         return [murmur2_partition(key, num_partitions) for key in keys]
-    lengths = list(map(len, keys))
-    order = sorted(range(n), key=lengths.__getitem__)
-    hashes = _lane_hashes(list(map(keys.__getitem__, order)), list(map(lengths.__getitem__, order)))
-    # hashes follow ``order``; put them back in the keys' order.
-    back = sorted(range(n), key=order.__getitem__)
-    return list(map(mod, map(hashes.__getitem__, back), repeat(num_partitions)))
+    distinct = sorted(dict.fromkeys(keys), key=len)
+    hashes = _hashes(distinct, list(map(len, distinct)))
+    partition_of = dict(zip(distinct, map(mod, hashes, repeat(num_partitions))))
+    return list(map(partition_of.__getitem__, keys))

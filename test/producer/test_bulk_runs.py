@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -63,3 +65,14 @@ def test_column_sizes_match_the_per_record_estimate(keys, values):
 def test_murmur2_partitions_is_murmur2_partition_of_each_key(keys, count):
     """Many keys of few lengths share lanes; high bytes and all-ones words check that no lane spills."""
     assert murmur2_partitions(keys, count) == [murmur2_partition(k, count) for k in keys]
+
+
+def test_murmur2_partitions_of_large_groups_of_every_block_count():
+    """Groups big enough for lanes at every length up to 80 bytes, repeated keys, all-ones bytes."""
+    rng = random.Random(11)
+    keys = [bytes(rng.getrandbits(8) for _ in range(length)) for length in range(81) for _ in range(12)]
+    keys += [b"\xff" * length for length in range(81)] * 10
+    keys += keys[::3]
+    rng.shuffle(keys)
+    for count in (2, 6, 1000, 2**31 - 1):
+        assert murmur2_partitions(keys, count) == [murmur2_partition(k, count) for k in keys]
