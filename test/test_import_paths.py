@@ -117,7 +117,7 @@ MODULES = {
     'kafka.protocol.apis.produce': (),
     'kafka.protocol.apis.sasl': (),
     'kafka.protocol.apis.txn': (),
-    'kafka.protocol.framing': ('ClientFramer', 'FrameBuffer', 'RequestHeader', 'Response', 'decode_request_header', 'encode_request', 'encode_request_header', 'encode_response', 'response_header_version', 'skip_tagged_fields'),
+    'kafka.protocol.framing': ('ClientFramer', 'FrameAssembler', 'FrameBuffer', 'RequestHeader', 'Response', 'decode_request_header', 'encode_request', 'encode_request_header', 'encode_response', 'response_header_version', 'skip_tagged_fields'),
     'kafka.protocol.legacy': ('ALL_CODECS', 'ATTRIBUTE_CODEC_MASK', 'CODEC_GZIP', 'CODEC_LZ4', 'CODEC_NONE', 'CODEC_SNAPPY', 'CODEC_ZSTD', 'DEFAULT_VERSIONS', 'FetchedMessages', 'KafkaProtocol', 'create_gzip_message', 'create_lz4_message', 'create_message', 'create_message_set', 'create_snappy_message', 'create_zstd_message'),
     'kafka.protocol.negotiate': ('VersionTable', 'api_versions_request', 'api_versions_retry_version', 'decode_api_versions_response'),
     'kafka.protocol.schema': ('Api', 'Field', 'Route', 'Struct', 'StructValue', 'iter_structs', 'parse_versions'),

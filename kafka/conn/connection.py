@@ -516,18 +516,19 @@ class BrokerConnection:
         completed: List[Tuple[ResponseFuture, Any]] = []
         while self.sock is not None:
             try:
-                data = self.sock.recv(_RECV_SIZE)
+                space = self._framer.receive_buffer()
+                count = self.sock.recv_into(space)
             except (BlockingIOError, ssl.SSLWantReadError, ssl.SSLWantWriteError):
                 break
             except (OSError, ssl.SSLError) as exc:
                 self.close(self._io_error("receiving from", exc))
                 break
-            if not data:
+            if not count:
                 self.close(KafkaConnectionError("%s:%d closed the connection" % (self.host, self.port)))
                 break
-            self.rx_bytes += len(data)
+            self.rx_bytes += count
             try:
-                responses = self._framer.receive_data(data)
+                responses = self._framer.received(count)
             except ProtocolError as exc:
                 self.close(exc)
                 break
@@ -548,7 +549,7 @@ class BrokerConnection:
                 if self.state != DISCONNECTED:
                     self.close(self._framer.error)
                 break
-            if len(data) < _RECV_SIZE:
+            if count < len(space):
                 break
         return completed
 

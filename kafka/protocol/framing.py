@@ -162,7 +162,7 @@ class FrameBuffer:
                         break
                     size = _SIZE.unpack_from(buf, pos)[0]
                     if size < 0 or size > self.max_frame_size:
-                        self._error = self._bad_prefix(size)
+                        self._error = _bad_prefix(size, self.max_frame_size)
                         if not frames:
                             raise self._error
                         return frames
@@ -180,11 +180,134 @@ class FrameBuffer:
             self._need = 4 if self._frame_size < 0 else self._frame_size
         return frames
 
-    def _bad_prefix(self, size: int) -> ProtocolError:
-        if size < 0:
-            return ProtocolError("negative frame length %d" % size)
-        return FrameTooLargeError("peer announced a frame of %d bytes; the limit is %d (is it a Kafka broker?)"
-                                  % (size, self.max_frame_size))
+
+
+def _bad_prefix(size: int, max_frame_size: int) -> ProtocolError:
+    if size < 0:
+        return ProtocolError("negative frame length %d" % size)
+    return FrameTooLargeError("peer announced a frame of %d bytes; the limit is %d (is it a Kafka broker?)"
+                              % (size, max_frame_size))
+
+
+class FrameAssembler:
+    """Cuts received bytes into length-prefixed frames, the bytes read straight into its own buffer.
+
+    Like :class:`FrameBuffer`, for a reader that can fill a buffer in place
+    (``socket.recv_into``): :meth:`receive_buffer` gives the writable space
+    where the next bytes go, :meth:`received` says how many arrived and
+    returns the frames they completed. The bytes are copied once, by the
+    socket; a frame is always whole in one buffer (grown to the frame's
+    size once its prefix is read), so no frame is joined from pieces; and
+    the buffer is used again and again, so a steady stream of large
+    responses does not make the process take fresh memory from the system
+    (and fault its pages in) for every one.
+
+    The frames returned are views of that buffer, valid until the next
+    :meth:`receive_buffer`: decode them before asking for more bytes.
+    Should a view of one still exist then, the buffer is left to it and a
+    new one used, so what it shows is never overwritten.
+
+    Bad length prefixes raise as in :class:`FrameBuffer`, frames before
+    them in the same read coming first.
+    """
+
+    #: Size of the buffer at first, and what it goes back to after a frame much larger.
+    INITIAL_SIZE = 256 * 1024
+    #: Free space asked for at least, when no frame is being assembled.
+    MIN_READ = 64 * 1024
+    #: A buffer grown past this size for a frame is not kept for the next ones.
+    KEPT_SIZE = 16 * 1024 * 1024
+
+    def __init__(self, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
+        self.max_frame_size = max_frame_size
+        self._buf = bytearray(self.INITIAL_SIZE)
+        self._start = 0  # first byte not yet returned in a frame
+        self._end = 0  # end of the bytes received
+        self._views: List[memoryview] = []  # handed out since the last receive_buffer()
+        self._error: Optional[ProtocolError] = None
+
+    @property
+    def buffered(self) -> int:
+        """Bytes received but not yet returned as frames."""
+        return self._end - self._start
+
+    @property
+    def error(self) -> Optional[ProtocolError]:
+        """The bad length prefix found after frames already returned, raised by the next :meth:`received`."""
+        return self._error
+
+    def receive_buffer(self) -> memoryview:
+        """Writable space for the next bytes: the rest of the current frame when its size is known."""
+        self._release_views()
+        pending = self._end - self._start
+        need = self.MIN_READ
+        if pending >= 4:
+            size = _SIZE.unpack_from(self._buf, self._start)[0]
+            if 0 <= size <= self.max_frame_size:
+                need = max(4 + size - pending, 1)
+        buf = self._buf
+        if self._in_use(buf) or (len(buf) > self.KEPT_SIZE and pending + need <= self.INITIAL_SIZE):
+            # A view of the old buffer is still held, or a huge frame made it huge: a new one.
+            buf = bytearray(max(self.INITIAL_SIZE, pending + need))
+            buf[:pending] = self._buf[self._start:self._end]
+            self._buf = buf
+        elif len(buf) - self._end < need:
+            if self._start:
+                buf[:pending] = buf[self._start:self._end]  # move what is left of a frame to the front
+            if len(buf) < pending + need:
+                buf.extend(bytes(max(pending + need, 2 * len(buf)) - len(buf)))
+        else:
+            pending = -1  # nothing moved
+        if pending >= 0:
+            self._start, self._end = 0, pending
+        view = memoryview(buf)[self._end:]
+        self._views.append(view)
+        return view
+
+    def received(self, count: int) -> List[memoryview]:
+        """``count`` bytes were written at the start of the last :meth:`receive_buffer`; return whole frames."""
+        if self._error is not None:
+            raise self._error
+        self._end += count
+        buf = self._buf
+        frames: List[memoryview] = []
+        whole = memoryview(buf)
+        self._views.append(whole)
+        pos, end = self._start, self._end
+        while end - pos >= 4:
+            size = _SIZE.unpack_from(buf, pos)[0]
+            if size < 0 or size > self.max_frame_size:
+                self._error = _bad_prefix(size, self.max_frame_size)
+                if not frames:
+                    raise self._error
+                break
+            if end - pos - 4 < size:
+                break
+            frames.append(whole[pos + 4:pos + 4 + size])
+            pos += 4 + size
+        self._start = pos
+        if pos == end:
+            self._start = self._end = 0
+        self._views.extend(frames)
+        return frames
+
+    def _release_views(self) -> None:
+        for view in self._views:
+            try:
+                view.release()
+            except BufferError:  # something made a view of this view: _in_use() sees it
+                pass
+        self._views.clear()
+
+    @staticmethod
+    def _in_use(buf: bytearray) -> bool:
+        """Whether something still holds a view of ``buf`` (it cannot change size then)."""
+        try:
+            buf.append(0)
+        except BufferError:
+            return True
+        del buf[-1]
+        return False
 
 
 class Response(NamedTuple):
@@ -220,6 +343,7 @@ class ClientFramer:
                  first_correlation_id: int = 0) -> None:
         self.client_id = client_id
         self._frames = FrameBuffer(max_frame_size)
+        self._assembler: Optional[FrameAssembler] = None  # made by the first receive_buffer()
         self._next_id = first_correlation_id
         self._in_flight: Deque[Tuple[int, Api, int, Any, bool]] = deque()
         self._broken: Optional[BaseException] = None
@@ -266,9 +390,32 @@ class ClientFramer:
     def receive_data(self, data: bytes) -> List[Response]:
         """Feed bytes read from the connection; return completed responses."""
         self._check_usable()
+        return self._responses(self._frames.feed, data, self._frames)
+
+    def receive_buffer(self) -> memoryview:
+        """Writable space for the next bytes from the connection (``socket.recv_into``); see :meth:`received`.
+
+        An alternative to :meth:`receive_data` that spares a copy and fresh
+        memory per response (see :class:`FrameAssembler`); a connection uses
+        one or the other.
+        """
+        self._check_usable()
+        if self._assembler is None:
+            self._assembler = FrameAssembler(self._frames.max_frame_size)
+        return self._assembler.receive_buffer()
+
+    def received(self, count: int) -> List[Response]:
+        """``count`` bytes were written into the last :meth:`receive_buffer`; return completed responses."""
+        self._check_usable()
+        if self._assembler is None:
+            raise IllegalStateError("received() without receive_buffer()")
+        return self._responses(self._assembler.received, count, self._assembler)
+
+    def _responses(self, frames_of: Any, arrived: Any, source: Any) -> List[Response]:
+        """Decode the frames ``frames_of(arrived)`` completes; ``source.error`` tells of junk after them."""
         responses: List[Response] = []
         try:
-            for frame in self._frames.feed(data):
+            for frame in frames_of(arrived):
                 response = self._decode(frame)
                 if response is not None:
                     responses.append(response)
@@ -278,10 +425,10 @@ class ClientFramer:
                 return responses  # deliver what was whole; the next call raises exc
             self._raised = True
             raise
-        if self._frames.error is not None:
+        if source.error is not None:
             # Whole frames came before a bad length prefix: they are returned,
             # the next call raises.
-            self._broken = self._frames.error
+            self._broken = source.error
         return responses
 
     def fail_all(self) -> List[Tuple[int, Api, int, Any]]:
