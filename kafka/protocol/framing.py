@@ -237,14 +237,14 @@ class FrameAssembler:
         return self._error
 
     def receive_buffer(self) -> memoryview:
-        """Writable space for the next bytes: the rest of the current frame when its size is known."""
+        """Writable space for the next bytes: ``MIN_READ`` at least, the rest of the frame once its size is known."""
         self._release_views()
         pending = self._end - self._start
         need = self.MIN_READ
         if pending >= 4:
             size = _SIZE.unpack_from(self._buf, self._start)[0]
             if 0 <= size <= self.max_frame_size:
-                need = max(4 + size - pending, 1)
+                need = max(4 + size - pending, self.MIN_READ)
         buf = self._buf
         if self._in_use(buf) or (len(buf) > self.KEPT_SIZE and pending + need <= self.INITIAL_SIZE):
             # A view of the old buffer is still held, or a huge frame made it huge: a new one.
