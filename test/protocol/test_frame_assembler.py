@@ -24,17 +24,25 @@ def framed(body: bytes) -> bytes:
     return struct.pack(">i", len(body)) + body
 
 
-def read(assembler: FrameAssembler, stream: bytes, cap: int = 1 << 30):
-    """Write ``stream`` into the assembler as a socket would, at most ``cap`` bytes a read; the frames' bytes."""
+def read_into(receive_buffer, received, stream: bytes, cap: int = 1 << 30):
+    """Write ``stream`` as a socket would, at most ``cap`` bytes a read; all that ``received`` returned.
+
+    Frames (views valid until the next read) are kept as bytes.
+    """
     got = []
     pos = 0
     while pos < len(stream):
-        space = assembler.receive_buffer()
+        space = receive_buffer()
         n = min(len(space), cap, len(stream) - pos)
         space[:n] = stream[pos:pos + n]
         pos += n
-        got += [bytes(frame) for frame in assembler.received(n)]
+        got += [bytes(item) if isinstance(item, memoryview) else item for item in received(n)]
     return got
+
+
+def read(assembler: FrameAssembler, stream: bytes, cap: int = 1 << 30):
+    """The frames' bytes, ``stream`` read into ``assembler``."""
+    return read_into(assembler.receive_buffer, assembler.received, stream, cap)
 
 
 @settings(max_examples=120, deadline=None)
@@ -136,15 +144,7 @@ def _answers(framer: ClientFramer, count: int) -> bytes:
 
 
 def _framer_read(framer: ClientFramer, stream: bytes, cap: int):
-    got = []
-    pos = 0
-    while pos < len(stream):
-        space = framer.receive_buffer()
-        n = min(len(space), cap, len(stream) - pos)
-        space[:n] = stream[pos:pos + n]
-        pos += n
-        got += framer.received(n)
-    return got
+    return read_into(framer.receive_buffer, framer.received, stream, cap)
 
 
 @pytest.mark.parametrize("cap", [1, 3, 7, 1000])
