@@ -181,7 +181,6 @@ class FrameBuffer:
         return frames
 
 
-
 def _bad_prefix(size: int, max_frame_size: int) -> ProtocolError:
     if size < 0:
         return ProtocolError("negative frame length %d" % size)
@@ -205,7 +204,10 @@ class FrameAssembler:
     The frames returned are views of that buffer, valid until the next
     :meth:`receive_buffer`: decode them before asking for more bytes.
     Should a view of one still exist then, the buffer is left to it and a
-    new one used, so what it shows is never overwritten.
+    new one used, so what it shows is never overwritten. (That takes
+    CPython, which will not resize a buffer something views; PyPy lets it,
+    so there a view must not be kept at all. kafkawire's decoders copy out
+    what they keep.)
 
     Bad length prefixes raise as in :class:`FrameBuffer`, frames before
     them in the same read coming first.
