@@ -214,10 +214,12 @@ class FrameAssembler:
     """
 
     #: Size of the buffer at first, and what it goes back to after a frame much larger.
-    INITIAL_SIZE = 256 * 1024
-    #: Free space asked for at least, when no frame is being assembled.
-    MIN_READ = 64 * 1024
-    #: A buffer grown past this size for a frame is not kept for the next ones.
+    INITIAL_SIZE = 64 * 1024
+    #: Free space offered at least for each read.
+    MIN_READ = 32 * 1024
+    #: A buffer grown past this size for a frame is not kept for the next ones: a
+    #: connection holds at most this much between responses (a consumer's Fetch
+    #: responses run to several megabytes).
     KEPT_SIZE = 16 * 1024 * 1024
 
     def __init__(self, max_frame_size: int = DEFAULT_MAX_FRAME_SIZE) -> None:
@@ -257,7 +259,8 @@ class FrameAssembler:
             if self._start:
                 buf[:pending] = buf[self._start:self._end]  # move what is left of a frame to the front
             if len(buf) < pending + need:
-                buf.extend(bytes(max(pending + need, 2 * len(buf)) - len(buf)))
+                # An eighth more: the next frames tend to be about as large, not exactly.
+                buf.extend(bytes((pending + need) * 9 // 8 - len(buf)))
         else:
             pending = -1  # nothing moved
         if pending >= 0:
