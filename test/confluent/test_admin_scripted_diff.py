@@ -241,7 +241,11 @@ def test_list_groups_describes_each_listed_group(ck, kc):
                 with warnings.catch_warnings(record=True) as caught:
                     warnings.simplefilter("always")
                     groups = admin.list_groups(*args, timeout=10)
-                assert [w.category for w in caught] == [DeprecationWarning]
+                # A garbage collection that happens to run in this window can finalize
+                # something an earlier test in the same worker left open, and the
+                # ResourceWarning it raises lands here too: only list_groups' own
+                # warnings count.
+                assert [w.category for w in caught if w.category is not ResourceWarning] == [DeprecationWarning]
                 out.append(sorted((g.id, str(g.broker), g.error and g.error.name(), g.error and g.error.str(),
                                    g.state, g.protocol_type, g.protocol,
                                    [(m.id, m.client_id, m.client_host, m.metadata, m.assignment) for m in g.members])
