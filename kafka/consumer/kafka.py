@@ -19,7 +19,7 @@ from __future__ import annotations
 import copy
 import logging
 import time
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Optional, Set, Tuple
 
 from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
@@ -93,6 +93,15 @@ class ModernKafkaConsumer:
             check_topic_name(topic)  # before the client (and its sockets) exists
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
         self._client = RoutingClient(**client_config)
+        try:
+            self._set_up(topics)
+        except BaseException:
+            # The caller never gets the consumer to close: its sockets are closed here.
+            self._client.close()
+            raise
+
+    def _set_up(self, topics: Tuple[str, ...]) -> None:
+        """The constructor's part after the client exists (subscribing to ``topics`` may reach the brokers)."""
         self._subscription = SubscriptionState(reset_strategy(self.config["auto_offset_reset"]))
         self._fetcher = Fetcher(
             self._client, self._subscription, key_deserializer=self.config["key_deserializer"],

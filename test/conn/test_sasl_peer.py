@@ -12,7 +12,9 @@ waiting for a timeout.
 
 from __future__ import annotations
 
+import gc
 import time
+import warnings
 from typing import Any, Dict, Iterator
 
 import pytest
@@ -123,6 +125,20 @@ def test_consumer_constructor_raises_the_refusal(refusing_peer: ScriptedPeer) ->
     with pytest.raises(errors.SaslAuthenticationFailedError):
         KafkaConsumer(TOPIC, **wrong_password(refusing_peer))
     assert time.monotonic() - started < FAST_S
+
+
+def test_a_consumer_constructor_that_raises_leaves_no_socket_open(refusing_peer: ScriptedPeer) -> None:
+    gc.collect()  # what earlier tests left for the collector is finalized here, not below
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ResourceWarning)
+        try:
+            KafkaConsumer(TOPIC, **wrong_password(refusing_peer))
+        except errors.SaslAuthenticationFailedError:
+            pass
+        else:
+            pytest.fail("the constructor did not raise")
+        gc.collect()
+    assert [str(w.message) for w in caught if w.category is ResourceWarning] == []
 
 
 def test_consumer_poll_raises_the_refusal(refusing_peer: ScriptedPeer) -> None:
