@@ -67,7 +67,8 @@ def _group_hashes(keys: Sequence[bytes], lengths: Sequence[int], blocks: int) ->
         at = upto
     h = int.from_bytes(b"".join(seeds), "little")
     lanes = bytearray(8 * count)
-    for at in range(0, stride, 4):
+    # The partial block's step only when a key has one: the longest, if any.
+    for at in range(0, stride if lengths[-1] & 3 else stride - 4, 4):
         lanes[0::8] = blob[at::stride]
         lanes[1::8] = blob[at + 1::stride]
         lanes[2::8] = blob[at + 2::stride]
@@ -81,9 +82,8 @@ def _group_hashes(keys: Sequence[bytes], lengths: Sequence[int], blocks: int) ->
             # The partial last block, mixed into the keys that have one (the
             # longer ones, at the top lanes): h ^= block; h *= m.
             partial = bisect_left(lengths, 4 * blocks + 1)
-            if partial < count:
-                upper = mask >> (64 * partial) << (64 * partial)
-                h = (h & (mask ^ upper)) | ((h ^ block) * m & upper)
+            upper = mask >> (64 * partial) << (64 * partial)
+            h = (h & (mask ^ upper)) | ((h ^ block) * m & upper)
     h = (h ^ h >> 13) & mask
     h = h * m & mask
     h = (h ^ h >> 15) & (ones * 0x7FFFFFFF)
