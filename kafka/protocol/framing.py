@@ -255,16 +255,14 @@ class FrameAssembler:
             buf = bytearray(max(self.INITIAL_SIZE, pending + need))
             buf[:pending] = self._buf[self._start:self._end]
             self._buf = buf
+            self._start, self._end = 0, pending
         elif len(buf) - self._end < need:
             if self._start:
                 buf[:pending] = buf[self._start:self._end]  # move what is left of a frame to the front
+                self._start, self._end = 0, pending
             if len(buf) < pending + need:
                 # An eighth more: the next frames tend to be about as large, not exactly.
                 buf.extend(bytes((pending + need) * 9 // 8 - len(buf)))
-        else:
-            pending = -1  # nothing moved
-        if pending >= 0:
-            self._start, self._end = 0, pending
         view = memoryview(buf)[self._end:]
         self._views.append(view)
         return view
