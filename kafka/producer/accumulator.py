@@ -64,6 +64,10 @@ class RecordAccumulator:
         self.retry_backoff = retry_backoff_ms / 1000.0
         self.delivery_timeout = delivery_timeout_ms / 1000.0
         self._batches: Dict[TopicPartition, Deque[ProducerBatch]] = {}
+        # The partition append() saw last and its queue (queues are never
+        # replaced): a run of records for one partition skips hashing the key.
+        self._recent_tp: Optional[TopicPartition] = None
+        self._recent_queue: Deque[ProducerBatch] = deque()
         self._lock = new_lock()
         self._memory_freed = threading.Condition(self._lock)
         # Notified whenever a batch completes (see wait_for_completion).
@@ -114,11 +118,15 @@ class RecordAccumulator:
         with self._lock:
             if self._closed:
                 raise IllegalStateError("the producer is closed")
-            queue = self._batches.get(tp)
+            if tp is self._recent_tp:
+                queue = self._recent_queue
+            else:
+                queue = self._batches.get(tp)  # type: ignore[assignment]
+                if queue is None:
+                    queue = self._batches[tp] = deque()
+                self._recent_tp, self._recent_queue = tp, queue
             previous_full = False
-            if queue is None:
-                queue = self._batches[tp] = deque()
-            elif queue:
+            if queue:
                 last = queue[-1]
                 if last.drained == 0.0:
                     if last.size + size <= last.max_size and self._used + size <= self.buffer_memory:
