@@ -28,6 +28,7 @@ from kafka.confluent.admin import MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, from_engine
 from kafka.confluent.message import Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
+from kafka.producer.accumulator import new_lock
 from kafka.producer.batch import ValueColumns
 from kafka.producer.future import ProduceResult
 from kafka.producer.kafka import KafkaProducer
@@ -218,7 +219,7 @@ class Producer:
         if self._log_forward is not None:
             self._log_forward.watch_threads(threads_named(_SENDER_THREAD) - senders)
         self._metadata = MetadataSource(settings)
-        self._lock = threading.Lock()
+        self._lock = new_lock()
         # Held while records pass to the engine, so that they reach it in produce() order
         # (and abort_transaction/purge see none half-way); reentrant for abort_transaction.
         self._handing_over = threading.RLock()
@@ -238,6 +239,9 @@ class Producer:
         self._closed = False
         self._fatal_reported = False
         self._unsent: Dict[Tuple[str, int], _Run] = {}
+        # (topic, partition, run) of the run produce() added to last, while it is in _unsent: a
+        # run of records for one partition skips building and hashing the tuple key.
+        self._recent_run: Optional[Tuple[str, int, _Run]] = None
         self._unsent_count = 0
         self._transactional = bool(self._config.get("transactional.id"))
         # A transactional producer's first record of a partition waits for the coordinator: that
@@ -304,9 +308,14 @@ class Producer:
             self._bytes += size
             # Kept back for the next hand-over: _keep, written out here because this runs for
             # every record (the call cost a few per cent of produce()'s time at 100 B).
-            run = self._unsent.get((topic, partition))
-            if run is None:
-                run = self._unsent[(topic, partition)] = _Run()
+            recent = self._recent_run
+            if recent is not None and recent[0] is topic and recent[1] == partition:
+                run = recent[2]
+            else:
+                run = self._unsent.get((topic, partition))  # type: ignore[assignment]
+                if run is None:
+                    run = self._unsent[(topic, partition)] = _Run()
+                self._recent_run = (topic, partition, run)
             run.records.append(record)
             run.sizes.append(RECORD_OVERHEAD + size if record_headers is None
                              else estimate_record_size(key_bytes, value_bytes, record_headers))
@@ -383,6 +392,7 @@ class Producer:
                 if not self._unsent:
                     return
                 runs, self._unsent = self._unsent, {}
+                self._recent_run = None
                 self._unsent_count = 0
             for (topic, partition), run in runs.items():
                 self._queue(topic, partition, run)
@@ -682,6 +692,7 @@ class Producer:
                                                     None, 0, KafkaError(KafkaError._PURGE_QUEUE)))  # type: ignore[attr-defined]
                     self._waiting.clear()
                     runs, self._unsent = self._unsent, {}
+                    self._recent_run = None
                     self._unsent_count = 0
                 for (topic, partition), run in runs.items():
                     failed.append(_Delivery(topic, partition, run.records, run.extras, None, 0,

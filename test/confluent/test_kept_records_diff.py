@@ -140,3 +140,38 @@ def test_runs_without_key_and_headers_reach_the_engine_as_columns_in_order(broke
     expected = [b"warm-up"] + [b"plain-%d" % i for i in range(600)] + [b"mixed-%d" % i for i in range(600)]
     assert results["confluent_kafka"] == expected
     assert results["kafka.confluent"] == expected
+
+
+def _partition_values(broker, topic, partitions, count):
+    """Each partition's values, read until ``count`` records came in all (or 30 s passed)."""
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest")
+    found = {p: [] for p in range(partitions)}
+    try:
+        consumer.assign([TopicPartition(topic, p) for p in range(partitions)])
+        deadline = time.monotonic() + 30
+        while sum(map(len, found.values())) < count and time.monotonic() < deadline:
+            for tp, records in consumer.poll(timeout_ms=500).items():
+                found[tp.partition] += [record.value for record in records]
+        return found
+    finally:
+        consumer.close()
+
+
+def test_runs_of_partitions_and_equal_topic_strings_keep_each_partition_s_order(broker, ck, kc):
+    # produce() remembers the run it added to last, by topic object and partition: an equal
+    # topic string that is another object, a switch of partition and a hand-over in between
+    # must each still put the record in its own partition's run, in order.
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=3, prefix="kept-runs")
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 50})
+        for i in range(900):
+            name = topic if i % 5 else (topic + "-")[:-1]  # equal, not the same object
+            producer.produce(name, b"v-%d" % i, partition=(i // 7) % 3)
+            if i % 250 == 0:
+                producer.flush(30)
+        assert producer.flush(30) == 0
+        results[lib.__name__] = _partition_values(broker, topic, 3, 900)
+    expected = {p: [b"v-%d" % i for i in range(900) if (i // 7) % 3 == p] for p in range(3)}
+    assert results["confluent_kafka"] == expected
+    assert results["kafka.confluent"] == expected
