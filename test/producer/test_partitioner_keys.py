@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from kafka import direct
 from kafka.conn.blocking import BlockingConnection
 from kafka.producer import KafkaProducer
-from kafka.producer.partitioner import _TABLED_BLOCKS, murmur2, murmur2_partition, murmur2_unsigned
+from kafka.producer.partitioner import (_TABLED_BLOCKS, murmur2, murmur2_by_words, murmur2_partition,
+                                        murmur2_unsigned)
 
 # Computed with OpenJDK 17 (javac) running a transcription of Kafka's
 # Utils.murmur2 on the UTF-8 bytes of each key; the broker test below checks
@@ -83,6 +84,22 @@ def test_murmur2_equals_the_block_by_block_reference(key, partitions):
     assert murmur2_unsigned(key) == expected
     assert murmur2(key) == (expected - (1 << 32) if expected >> 31 else expected)
     assert murmur2_partition(key, partitions) == (expected & 0x7FFFFFFF) % partitions
+
+
+@pytest.mark.parametrize("key", list(JAVA_VALUES), ids=lambda k: k.hex())
+def test_the_word_loop_pypy_uses_gives_the_java_values(key):
+    h = murmur2_by_words(key)
+    assert h - (1 << 32 if h >> 31 else 0) == JAVA_VALUES[key]
+
+
+@settings(max_examples=300, deadline=None)
+@given(key=st.binary(max_size=4 * _TABLED_BLOCKS + 40))
+@example(key=b"\xff" * 7)  # all ones, a 3-byte tail: the largest intermediate values
+@example(key=b"")
+def test_the_word_loop_equals_the_lanes_and_the_reference(key):
+    """PyPy hashes with murmur2_by_words; here (CPython) it is checked against the lanes and the reference."""
+    assert murmur2_by_words(key) == _murmur2_block_by_block(key)
+    assert murmur2_by_words(key) == murmur2_unsigned(key)
 
 
 def test_a_very_long_key_is_hashed_block_by_block():
