@@ -61,8 +61,14 @@ def group_by_partition(indices: List[int], count: int) -> List[Tuple[int, List[i
     """``[(partition index, positions of its records in order)]`` for per-record partition ``indices``.
 
     A stable sort on the partition keeps each partition's records in their
-    given order.
+    given order; on PyPy, a plain loop into one list per partition does
+    (its JIT compiles the loop, while the sort calls its key per item).
     """
+    if _PYPY:
+        buckets: List[List[int]] = [[] for _ in range(count)]
+        for position, index in enumerate(indices):
+            buckets[index].append(position)
+        return [(index, positions) for index, positions in enumerate(buckets) if positions]
     order = sorted(range(len(indices)), key=indices.__getitem__)
     out = []
     start = 0

@@ -19,6 +19,7 @@ batch like any other.
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 from itertools import repeat
 from operator import itemgetter
@@ -33,6 +34,7 @@ from kafka.structs import TopicPartition
 __all__ = ["HeldRecords", "place"]
 
 _drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
+_PYPY = sys.implementation.name == "pypy"
 
 
 class HeldRecords:
@@ -105,9 +107,7 @@ def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[B
             at = 0
             for result, first, n in placed:
                 run = picked[at:at + n]
-                group = list(map(futures.__getitem__, run))
-                _drain(map(setattr, group, repeat("_result"), repeat(result, n)))
-                _drain(map(setattr, group, repeat("_index"), range(first, first + n)))
+                _bind(futures, run, result, first)
                 used += sum(map(sizes.__getitem__, run))
                 at += n
             if failure is not None:
@@ -115,6 +115,19 @@ def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[B
     finally:
         accumulator.unreserve(held.reserved - used)
     return full
+
+
+def _bind(futures: List[FutureRecordMetadata], run: Sequence[int], result: ProduceResult, first: int) -> None:
+    """Point the futures at positions ``run`` at ``result``, as its records ``first``, ``first + 1``, ..."""
+    if _PYPY:  # the JIT compiles the loop; setattr through map() looks each name up per call
+        for index, position in enumerate(run, first):
+            future = futures[position]
+            future._result = result
+            future._index = index
+        return
+    group = list(map(futures.__getitem__, run))
+    _drain(map(setattr, group, repeat("_result"), repeat(result, len(group))))
+    _drain(map(setattr, group, repeat("_index"), range(first, first + len(group))))
 
 
 def _fail(futures: List[FutureRecordMetadata], picked: Sequence[int], tp: TopicPartition,

@@ -22,6 +22,9 @@ from kafka.producer import KafkaProducer
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata
+from kafka.producer import bulk_runs as bulk_runs_module
+from kafka.producer import held as held_module
+from kafka.producer import murmur2_lanes as murmur2_lanes_module
 from kafka.producer.held import HeldRecords, place
 from kafka.producer.partitioner import murmur2_partition
 from kafka.structs import TopicPartition
@@ -254,7 +257,12 @@ def test_back_pressure_on_held_records_blocks_up_to_max_block_ms_then_raises(moc
         producer.close(timeout=1)
 
 
-def test_place_fails_what_it_cannot_place_and_returns_unused_memory():
+@pytest.mark.parametrize("pypy", [False, True], ids=["cpython-paths", "pypy-paths"])
+def test_place_fails_what_it_cannot_place_and_returns_unused_memory(monkeypatch, pypy):
+    # PyPy takes plain loops where CPython maps and sorts (grouping, binding, hashing): both run here.
+    monkeypatch.setattr(held_module, "_PYPY", pypy)
+    monkeypatch.setattr(bulk_runs_module, "_PYPY", pypy)
+    monkeypatch.setattr(murmur2_lanes_module, "HASH_BY_WORDS", pypy)
     accumulator = RecordAccumulator(batch_size=1000, linger_ms=0, buffer_memory=100_000, retry_backoff_ms=100,
                                     delivery_timeout_ms=10_000)
     tps = [TopicPartition("t", p) for p in range(3)]
@@ -279,6 +287,9 @@ def test_place_fails_what_it_cannot_place_and_returns_unused_memory():
     for future in held.futures:
         by_tp.setdefault(future._result.topic_partition, []).append(future._index)
     assert all(indexes == sorted(indexes) for indexes in by_tp.values())
+    batches = {batch.result: batch for queue in accumulator._batches.values() for batch in queue}
+    for i, future in enumerate(held.futures):  # each future names its own record in its batch
+        assert batches[future._result].record_tuples()[future._index][1] == b"key%d" % i
     assert accumulator.used_memory == 50 * 40 + len(by_tp) * BATCH_OVERHEAD
 
     # The producer cannot send any more: every future fails with its error, the memory goes back.
