@@ -70,6 +70,7 @@ WORKLOADS: Dict[str, Tuple[Optional[Tuple[int, int]], bool, bool]] = {
     "large": ((200, 2000), True, True),  # 200-2,000 B values, keys and headers as "small"
     "keyed": ((50, 150), True, False),  # values and keys as "small", no headers
     "values": ((50, 150), False, False),  # values as "small", null keys, no headers
+    "headers": ((50, 150), False, True),  # values and headers as "small", null keys
 }
 _HEADER_KEYS = ("trace-id", "content-type", "source", "schema-version")
 
@@ -92,7 +93,8 @@ def make_shape(workload: str, size: int, spread: float = 0.0) -> Shape:
     keys of 8 to 36 bytes (``user-`` and a number, as text), and 0 to 3
     headers of 8 to 32 value bytes each (``keyed``: every entry of
     ``headers`` None, so the records are sent with ``headers=None``;
-    ``values``: neither keys nor headers, like ``fixed``).
+    ``values``: neither keys nor headers, like ``fixed``; ``headers``: the
+    headers without keys, every entry of ``keys`` None).
     """
     lengths, keyed, with_headers = WORKLOADS[workload]
     if lengths is None:
@@ -109,6 +111,9 @@ def make_shape(workload: str, size: int, spread: float = 0.0) -> Shape:
         headers.append([(_HEADER_KEYS[h], b"h%07d" % i + b"x" * rng.randint(0, 24)) for h in range(count)] or None)
     if not with_headers:
         headers = [None] * POOL
+    if not keyed and with_headers:
+        # Null keys beside the headers: every client's loop then passes key=None and the headers.
+        return Shape(values, [None] * POOL, headers)
     return Shape(values, keys if keyed else None, headers if keyed else None)
 
 
@@ -234,6 +239,8 @@ def _send_pool_batches(producer: Any, topic: str, shape: Shape, count: int, per_
     values, keys, headers = shape
     if headers is not None and not any(headers):
         headers = None  # ``keyed``: no record has headers
+    if keys is not None and not any(k is not None for k in keys):
+        keys = None  # ``headers``: no record has a key
     sent = []
     while count:
         n = min(count, per_call, POOL)

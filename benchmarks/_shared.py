@@ -80,6 +80,7 @@ WORKLOAD_TEXT = {
     "large": "values 200-2,000 B (uniform), keys 8-36 B, 0-3 headers (8-32 B values)",
     "keyed": "values 50-150 B (uniform), keys 8-36 B, no headers",
     "values": "values 50-150 B (uniform), null keys, no headers",
+    "headers": "values 50-150 B (uniform), null keys, 0-3 headers (8-32 B values)",
 }
 
 
@@ -95,7 +96,7 @@ def parse_workloads(text: str) -> List[str]:
 WORKLOAD_HELP = ("comma-separated record shapes: fixed (values of --sizes, null keys, no headers), small (values "
                  "50-150 B, keys 8-36 B, 0-3 headers), large (values 200-2,000 B, keys and headers as small), "
                  "keyed (values and keys as small, no headers), values (values as small, null keys, no "
-                 "headers); default fixed")
+                 "headers), headers (values and headers as small, null keys); default fixed")
 
 
 def plan_data(records: Optional[str], sizes: List[int], workloads: List[str], defaults: Dict[int, int], cap: int,

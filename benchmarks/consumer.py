@@ -37,7 +37,7 @@ records shaped like application events: values of 50-150 B (``small``,
 spread, keys of 8-36 B and 0-3 headers of 8-32 B values per record
 (``make_shape`` in ``benchmarks/_producer_child.py``); ``keyed`` is ``small``
 without headers, ``values`` ``small``'s values alone (null keys, no
-headers).  Their rows are
+headers), ``headers`` its values and headers (null keys).  Their rows are
 labelled with the workload's name; MB/s counts their mean value length.
 
 What is timed, in the child: from the end of the first poll that returned
@@ -151,7 +151,7 @@ DEFAULT_CLIENTS = ("ours,ours-iter,ours-confluent,ours-confluent-poll1,kafka-pyt
                    "confluent,confluent-poll1")
 DEFAULT_RECORDS = {100: 500_000, 1024: 100_000}
 #: Records per topic of the realistic workloads (``--records`` N overrides).
-WORKLOAD_RECORDS = {"small": 500_000, "large": 100_000, "keyed": 500_000, "values": 500_000}
+WORKLOAD_RECORDS = {"small": 500_000, "large": 100_000, "keyed": 500_000, "values": 500_000, "headers": 500_000}
 FILL_BATCH_SIZE = 1_000_000
 FILL_LINGER_MS = 20
 

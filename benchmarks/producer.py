@@ -35,7 +35,7 @@ values of 50-150 B (300,000 records) or 200-2,000 B (100,000), keys of
 each client's send call (see ``benchmarks/consumer.py``); ``keyed`` is
 ``small`` without headers (``headers=None``), ``values`` is ``small``'s
 values alone (null keys, no headers: varying lengths where ``fixed`` has
-one).  With one partition
+one), ``headers`` its values and headers (``key=None``).  With one partition
 confluent-kafka and ours-confluent produce to partition 0 explicitly; with
 ``--partitions`` N > 1 every client leaves the choice to its partitioner
 (keyed records: murmur2 of the key for ours, kafka-python and aiokafka;
@@ -135,7 +135,7 @@ CHILD = os.path.join(HERE, "_producer_child.py")
 CLIENTS = ("ours", "ours-batch", "ours-confluent", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
 #: Records per run of the realistic workloads (``--records`` N overrides).
-WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000, "keyed": 300_000, "values": 300_000}
+WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000, "keyed": 300_000, "values": 300_000, "headers": 300_000}
 
 
 class Side:
