@@ -310,27 +310,31 @@ class KafkaProducer:
         record larger than ``max_request_size`` or ``buffer_memory`` raises
         :class:`~kafka.errors.MessageSizeTooLargeError`.
         """
-        if key is None and headers is None and partition is None and timestamp_ms is None and \
-                type(value) is bytes and type(topic) is str and len(value) <= self._max_fast_value and \
-                not self._closed:
-            # Fast path for the most common call, send(topic, value_bytes) with
-            # the default partitioner and no serializer: the sticky partition
-            # chosen earlier for this topic is reused while the metadata and
-            # the sticky choice stay the same.
+        if key is None and partition is None and timestamp_ms is None and type(value) is bytes and \
+                type(topic) is str and not self._closed:
+            # Fast path for the most common calls, send(topic, value_bytes[,
+            # headers=...]) with the default partitioner and no serializer:
+            # the sticky partition chosen earlier for this topic is reused
+            # while the metadata and the sticky choice stay the same. Headers
+            # are checked and sized once; should the record then be too large
+            # for this path, _send gets the checked headers (an iterator of
+            # headers is consumed by then).
             sticky = self._sticky_tps.get(topic)
             if sticky is not None and sticky[0] == self._cluster.version and \
                     self._sender.fatal_error is None:
-                if self._held:
-                    self._hand_over_topic(topic)  # records sent before this one go first
-                tp = sticky[1]
-                future, full, new_batch = self._accumulator.append(
-                    tp, int(_time() * 1000), None, value, None, self._max_block)
-                if full or new_batch:
-                    self._batch_event(topic, full, True, sticky[2], sticky[3])
-                return future
-        if key is None and headers is not None and partition is None and timestamp_ms is None and \
-                type(value) is bytes and type(topic) is str:
-            return self._send_with_headers(topic, value, headers)
+                size, header_bytes = len(value), -1
+                if headers is not None:
+                    headers, extra, header_bytes = check_headers_sized(headers)
+                    size += extra
+                if size <= self._max_fast_value:
+                    if self._held:
+                        self._hand_over_topic(topic)  # records sent before this one go first
+                    future, full, new_batch = self._accumulator.append(
+                        sticky[1], int(_time() * 1000), None, value, headers, self._max_block,
+                        size + RECORD_OVERHEAD, header_bytes)
+                    if full or new_batch:
+                        self._batch_event(topic, full, True, sticky[2], sticky[3])
+                    return future
         if type(key) is bytes and partition is None and type(value) is bytes and type(topic) is str:
             # Fast path for keyed records once _send has routed one of the
             # topic's under the current metadata: murmur2 of the key picks
@@ -383,32 +387,6 @@ class KafkaProducer:
             if routed is not None:
                 return routed
         return self._send(topic, value, key, headers, partition, timestamp_ms)
-
-    def _send_with_headers(self, topic: str, value: bytes, headers: Any) -> FutureRecordMetadata:
-        """``send(topic, value_bytes, headers=...)``: the sticky partition's fast path, with the headers checked.
-
-        Taken once _send has chosen a sticky partition for the topic under
-        the current metadata (so the topic was checked and no value
-        serializer is set); otherwise, or for a record too large for the
-        fast path, _send does it all, with the headers already checked (an
-        iterator of headers is consumed by then).
-        """
-        sticky = self._sticky_tps.get(topic)
-        if sticky is None or sticky[0] != self._cluster.version or self._closed or \
-                self._sender.fatal_error is not None:
-            return self._send(topic, value, None, headers, None, None)
-        headers, extra, header_bytes = check_headers_sized(headers)
-        size = len(value) + extra
-        if size > self._max_fast_value:
-            return self._send(topic, value, None, headers, None, None)
-        if self._held:
-            self._hand_over_topic(topic)  # records sent before this one go first
-        future, full, new_batch = self._accumulator.append(
-            sticky[1], int(_time() * 1000), None, value, headers, self._max_block, size + RECORD_OVERHEAD,
-            header_bytes)
-        if full or new_batch:
-            self._batch_event(topic, full, True, sticky[2], sticky[3])
-        return future
 
     def _send_to_partition(self, topic: str, value: bytes, key: Any, partition: Any, timestamp_ms: Any,
                            headers: Any) -> Optional[FutureRecordMetadata]:
