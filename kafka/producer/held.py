@@ -19,13 +19,12 @@ batch like any other.
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
-from kafka.producer.accumulator import RecordAccumulator
+from kafka.producer.accumulator import PYPY, RecordAccumulator
 from kafka.producer.bulk_runs import group_by_partition
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.murmur2_lanes import murmur2_partitions
@@ -34,7 +33,6 @@ from kafka.structs import TopicPartition
 __all__ = ["HeldRecords", "place"]
 
 _drain: Callable[[Iterable[Any]], None] = deque(maxlen=0).extend  # runs an iterator to its end, keeping nothing
-_PYPY = sys.implementation.name == "pypy"
 
 
 class HeldRecords:
@@ -119,7 +117,7 @@ def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[B
 
 def _bind(futures: List[FutureRecordMetadata], run: Sequence[int], result: ProduceResult, first: int) -> None:
     """Point the futures at positions ``run`` at ``result``, as its records ``first``, ``first + 1``, ..."""
-    if _PYPY:  # the JIT compiles the loop; setattr through map() looks each name up per call
+    if PYPY:  # the JIT compiles the loop; setattr through map() looks each name up per call
         for index, position in enumerate(run, first):
             future = futures[position]
             future._result = result

@@ -260,7 +260,7 @@ def test_back_pressure_on_held_records_blocks_up_to_max_block_ms_then_raises(moc
 @pytest.mark.parametrize("pypy", [False, True], ids=["cpython-paths", "pypy-paths"])
 def test_place_fails_what_it_cannot_place_and_returns_unused_memory(monkeypatch, pypy):
     # PyPy takes plain loops where CPython maps and sorts (grouping, binding, hashing): both run here.
-    monkeypatch.setattr(held_module, "_PYPY", pypy)
+    monkeypatch.setattr(held_module, "PYPY", pypy)
     monkeypatch.setattr(bulk_runs_module, "_PYPY", pypy)
     monkeypatch.setattr(murmur2_lanes_module, "HASH_BY_WORDS", pypy)
     accumulator = RecordAccumulator(batch_size=1000, linger_ms=0, buffer_memory=100_000, retry_backoff_ms=100,
