@@ -141,12 +141,14 @@ def _client_alone(servers: str, topic: str, count: int) -> Dict[str, float]:
 
 
 def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timings: str,
-               isolation: str = "read_uncommitted") -> Dict[str, Any]:
+               isolation: str = "read_uncommitted", warmup_runs: int = 0) -> Dict[str, Any]:
     df = spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers).option("subscribe", topic) \
         .option("kafka.isolation.level", isolation).load()
     warm = {topic: {str(p): min(1000, count // PARTITIONS) for p in range(PARTITIONS)}}
     spark.read.format("kafkawire").option("kafka.bootstrap.servers", servers).option("subscribe", topic) \
         .option("endingOffsets", json.dumps(warm)).load().count()  # starts the Python workers
+    for _ in range(warmup_runs):  # full-size runs, untimed, for the JVMs' JIT
+        df.count()
     results = []
     for _ in range(runs):
         _reset(timings)
@@ -161,11 +163,13 @@ def bench_read(spark: Any, servers: str, topic: str, count: int, runs: int, timi
         results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
                         "client_s": sum(t["client_s"] for t in tasks), "arrow_s": sum(t["arrow_s"] for t in tasks),
                         "task_s": sum(t["task_s"] for t in tasks),
-                        "worker_cpu_us_per_record": 1e6 * sum(t["cpu_s"] for t in tasks) / count, "cpu": cpu})
+                        "worker_cpu_us_per_record": 1e6 * sum(t["cpu_s"] for t in tasks) / count, "cpu": cpu,
+                        "frozen_workers": _frozen_workers(tasks)})
     return _summary(results)
 
 
-def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -> Dict[str, Any]:
+def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str,
+                warmup_runs: int = 0) -> Dict[str, Any]:
     results = []
     df = spark.range(0, count, numPartitions=PARTITIONS) \
         .selectExpr("CAST(lpad(CAST(id AS STRING), %d, 'x') AS BINARY) AS value" % VALUE_SIZE).cache()
@@ -174,6 +178,9 @@ def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -
     warm = _create(servers, PARTITIONS)
     spark.range(0, 1000 * PARTITIONS, numPartitions=PARTITIONS).selectExpr("CAST(id AS STRING) AS value").write \
         .format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers).option("topic", warm).save()
+    for _ in range(warmup_runs):  # full-size runs, untimed, for the JVMs' JIT
+        df.write.format("kafkawire").mode("append").option("kafka.bootstrap.servers", servers) \
+            .option("topic", warm).save()
     for _ in range(runs):
         topic = _create(servers, PARTITIONS)
         _reset(timings)
@@ -190,7 +197,8 @@ def bench_write(spark: Any, servers: str, count: int, runs: int, timings: str) -
         results.append({"wall_s": wall, "rate": count / wall, "tasks": len(tasks),
                         "send_s": sum(t["send_s"] for t in tasks), "flush_s": sum(t["flush_s"] for t in tasks),
                         "task_s": sum(t["task_s"] for t in tasks),
-                        "worker_cpu_us_per_row": 1e6 * sum(t.get("cpu_s", 0.0) for t in tasks) / count, "cpu": cpu})
+                        "worker_cpu_us_per_row": 1e6 * sum(t.get("cpu_s", 0.0) for t in tasks) / count, "cpu": cpu,
+                        "frozen_workers": _frozen_workers(tasks)})
     df.unpersist()
     return _summary(results)
 
@@ -237,10 +245,19 @@ def bench_stream(spark: Any, servers: str, seconds: float, checkpoint: str) -> D
     }
 
 
+def _frozen_workers(tasks: List[Dict[str, Any]]) -> str:
+    """How many of the Python worker processes that ran ``tasks`` had frozen their long-lived objects
+    (see :func:`kafka.spark.worker.freeze_long_lived`)."""
+    frozen: Dict[int, bool] = {}
+    for task in tasks:
+        frozen[task["pid"]] = frozen.get(task["pid"], False) or task.get("frozen", 0) > 0
+    return "%d of %d" % (sum(frozen.values()), len(frozen))
+
+
 def _summary(results: List[Dict[str, Any]]) -> Dict[str, Any]:
     best = sorted(results, key=lambda r: r["rate"])[len(results) // 2]  # the median run
-    per_record = [{kind: round(1e6 * r["cpu"][kind] / (r["rate"] * r["wall_s"]), 2) for kind in ("machine", "jvm")}
-                  for r in results if "cpu" in r]
+    per_record = [{kind: round(1e6 * r["cpu"][kind] / (r["rate"] * r["wall_s"]), 2)
+                   for kind in ("machine", "jvm", "jvm_jit")} for r in results if "cpu" in r]
     return dict(best, rates=[round(r["rate"]) for r in results], cpu_us_per_record=per_record)
 
 
@@ -272,9 +289,10 @@ def _bench_on(spark: Any, servers: str, topic: str, args: Any, timings: str, wor
     if "read" not in args.skip:
         for isolation in ISOLATION_LEVELS[args.isolation_level]:
             name = "batch_read" if isolation == "read_uncommitted" else "batch_read_committed"
-            report[name] = bench_read(spark, servers, topic, args.records, args.runs, timings, isolation)
+            report[name] = bench_read(spark, servers, topic, args.records, args.runs, timings, isolation,
+                                      args.warmup_runs)
     if "write" not in args.skip:
-        report["batch_write"] = bench_write(spark, servers, args.records, args.runs, timings)
+        report["batch_write"] = bench_write(spark, servers, args.records, args.runs, timings, args.warmup_runs)
     if "stream" not in args.skip:
         report["streaming"] = bench_stream(spark, servers, args.stream_seconds,
                                            tempfile.mkdtemp(prefix="ckpt-", dir=work))
@@ -285,6 +303,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--warmup-runs", type=int, default=0,
+                        help="full-size batch reads and writes run untimed before the measured ones, so that "
+                             "these show a long-running application whose JVMs have compiled Spark's hot code")
     parser.add_argument("--bootstrap-servers", help="default: an embedded broker")
     parser.add_argument("--stream-seconds", type=float, default=10.0)
     parser.add_argument("--master", choices=["local", "cluster", "both"], default="both",
@@ -344,7 +365,8 @@ def _explain(report: Dict[str, Any]) -> None:
               % (write["rate"], write["rates"], write["task_s"], write["send_s"], write["flush_s"],
                  write["task_s"] - write["send_s"] - write["flush_s"]))
         print("  the Python workers' CPU: %.2f us per row (the writer's threads, and Spark's handing over of "
-              "the rows)" % write["worker_cpu_us_per_row"])
+              "the rows); workers with their long-lived objects frozen: %s"
+              % (write["worker_cpu_us_per_row"], write["frozen_workers"]))
         _explain_cpu("  ", write)
 
 
@@ -356,7 +378,8 @@ def _explain_read(what: str, read: Dict[str, Any]) -> None:
              100 * read["client_s"] / read["task_s"], read["arrow_s"], 100 * read["arrow_s"] / read["task_s"],
              read["task_s"] - read["client_s"] - read["arrow_s"]))
     print("%s: Python workers' CPU %.2f us per record (our decoding and Spark's handling of the "
-          "batches in the worker)" % (what, read["worker_cpu_us_per_record"]))
+          "batches in the worker); workers with their long-lived objects frozen: %s"
+          % (what, read["worker_cpu_us_per_record"], read["frozen_workers"]))
     _explain_cpu("%s: " % what, read)
 
 
@@ -365,13 +388,15 @@ def _explain_cpu(prefix: str, run: Dict[str, Any]) -> None:
     cpu = run["cpu"]
     available = cpu["cores"] * run["wall_s"]
     count = run["rate"] * run["wall_s"]
-    print("%sthe machine's CPU during the median run: %.1f of %.1f core-seconds busy (%.0f%%); Spark's JVMs %.1f, "
-          "Python processes %.1f, the broker %.1f, the rest %.1f; all of it %.2f us per record"
-          % (prefix, cpu["machine"], available, 100 * cpu["machine"] / available, cpu["jvm"], cpu["python"],
-             cpu["broker"], cpu["machine"] - cpu["jvm"] - cpu["python"] - cpu["broker"],
+    print("%sthe machine's CPU during the median run: %.1f of %.1f core-seconds busy (%.0f%%); Spark's JVMs %.1f "
+          "(their JIT compilers %.1f, garbage collectors %.1f), Python processes %.1f, the broker %.1f, the rest %.1f; "
+          "all of it %.2f us per record"
+          % (prefix, cpu["machine"], available, 100 * cpu["machine"] / available, cpu["jvm"], cpu["jvm_jit"],
+             cpu["jvm_gc"], cpu["python"], cpu["broker"], cpu["machine"] - cpu["jvm"] - cpu["python"] - cpu["broker"],
              1e6 * cpu["machine"] / count))
-    print("%severy run, CPU us per record: the machine %s, Spark's JVMs %s"
-          % (prefix, [r["machine"] for r in run["cpu_us_per_record"]], [r["jvm"] for r in run["cpu_us_per_record"]]))
+    print("%severy run, CPU us per record: the machine %s, Spark's JVMs %s, of which their JIT compilers %s"
+          % (prefix, [r["machine"] for r in run["cpu_us_per_record"]], [r["jvm"] for r in run["cpu_us_per_record"]],
+             [r["jvm_jit"] for r in run["cpu_us_per_record"]]))
 
 
 if __name__ == "__main__":
