@@ -13,6 +13,7 @@ import atexit
 import gc
 import json
 import os
+import sys
 import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
@@ -42,13 +43,15 @@ BYTES_PER_BATCH = 64 * 1024 * 1024
 #: Whether writes encode records from the Arrow columns (kafka.spark.encoded_write); when false,
 #: or for rows that path declines, rows go through KafkaProducer.send_batch as Python bytes.
 ENCODE = True
-#: Whether a reused Spark worker process freezes its long-lived objects once it has made a
-#: client (see :func:`freeze_long_lived`).
-FREEZE_AFTER_SETUP = True
+#: Whether tasks in a reused Spark worker process freeze its long-lived objects (see
+#: :func:`freeze_long_lived`).
+FREEZE_LONG_LIVED = True
 #: Set to "1" by Spark in the environment of Python workers it reuses between tasks.
 REUSED_WORKER_ENV = "SPARK_REUSE_WORKER"
 
 _lock = threading.Lock()
+#: How many modules were loaded when :func:`freeze_long_lived` last froze (0: never).
+_modules_when_frozen = 0
 _producers: Dict[Any, "KafkaProducer"] = {}
 _fetchers: Dict[Any, RangeFetcher] = {}
 #: Seconds spent inside our client by this worker process (fetch + decode, Arrow
@@ -93,31 +96,35 @@ def _cached(cache: Dict[Any, T], key: Any, make: Callable[[], T]) -> T:
         value = cache.get(key)
         if value is None:
             value = cache[key] = make()
-            if FREEZE_AFTER_SETUP:
-                freeze_long_lived()
         return value
 
 
 def freeze_long_lived() -> bool:
-    """In a reused Spark Python worker, move every object alive now out of the cyclic collector's sight.
+    """In a reused Spark Python worker, move the objects alive now out of the cyclic collector's sight.
 
     When Spark reuses its Python worker processes (``spark.python.worker.reuse``,
     on by default, which Spark tells its workers through ``SPARK_REUSE_WORKER``),
     the worker runs a full ``gc.collect()`` after every task. A worker that has
-    imported pyspark, pyarrow and this library holds some 40-60 thousand objects
-    that live as long as the process (modules, classes, our cached clients), and
-    walking them all cost 15-30 ms of CPU per task, before the worker can take
-    its next task. Called once the worker has made its first client, this
-    leaves those collections only the objects made since (:func:`gc.freeze`).
+    imported pyspark, pyarrow and this library holds some 40-70 thousand objects
+    that live as long as the process (modules, classes, functions), and walking
+    them all cost 15-30 ms of CPU per task before the worker could take its
+    next task. Called as each task starts, this freezes them (:func:`gc.freeze`)
+    whenever modules were imported since the last time: in the first task, and
+    in the next one for what pyspark and pyarrow import lazily during a task.
     Frozen objects are still freed by reference counting; only reference
     cycles among them would stay, and those are the process's long-lived
-    structures. Anywhere else (a process that is not such a worker, or an
-    interpreter without :func:`gc.freeze`) this does nothing and returns False.
+    structures. Returns whether it froze; anywhere else (a process that is not
+    such a worker, or an interpreter without :func:`gc.freeze`) it does nothing.
     """
+    global _modules_when_frozen
     if os.environ.get(REUSED_WORKER_ENV) != "1" or not hasattr(gc, "freeze"):
+        return False
+    loaded = len(sys.modules)
+    if loaded == _modules_when_frozen:
         return False
     gc.collect()
     gc.freeze()
+    _modules_when_frozen = loaded
     return True
 
 
@@ -147,6 +154,8 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
     """
     if rng.end <= rng.start:
         return
+    if FREEZE_LONG_LIVED:
+        freeze_long_lived()
     fetcher = cached_fetcher(client)
     tp = TopicPartition(rng.topic, rng.partition)
     builder = ColumnBatchBuilder(rng.topic, rng.partition, include_headers)
@@ -316,6 +325,8 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     acknowledgement checked before returning, so a task that reports success
     has delivered its rows (at least once).
     """
+    if FREEZE_LONG_LIVED:
+        freeze_long_lived()
     producer = cached_producer(client)
     failures: List[BaseException] = []
     futures: List[Any] = []
