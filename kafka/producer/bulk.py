@@ -190,9 +190,12 @@ def check_sizes(producer: "KafkaProducer", sizes: Sequence[int]) -> None:
 
 
 def partition_runs(producer: "KafkaProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],
-                  sizes: List[int], all_parts: List[int],
-                  available: List[int]) -> List[Tuple[int, Union[None, slice, List[int]]]]:
-    """``[(partition, its records: indices in order, a slice, or None for all)]``."""
+                  sizes: List[int], all_parts: List[int], available: List[int],
+                  sums: Optional[List[int]] = None) -> List[Tuple[int, Union[None, slice, List[int]]]]:
+    """``[(partition, its records: indices in order, a slice, or None for all)]``.
+
+    ``sums``: the :func:`~kafka.producer.bulk_runs.prefix_sums` of ``sizes``, if the caller has them.
+    """
     if partition is not None:
         partition = check_partition(partition)
         if partition not in all_parts:
@@ -203,7 +206,7 @@ def partition_runs(producer: "KafkaProducer", topic: str, partition: Optional[in
     if keys is None and default:
         # Sticky, as send() does: a batch's worth of records to one partition, then the next.
         runs: List[Tuple[int, Union[None, slice, List[int]]]] = []
-        for start, stop in sticky_runs(sizes, producer.config["batch_size"]):
+        for start, stop in sticky_runs(sizes, producer.config["batch_size"], sums):
             runs.append((partitioner(None, all_parts, available, topic), slice(start, stop)))
             partitioner.next_sticky(topic, all_parts, available)
         if len(runs) == 1:

@@ -12,7 +12,7 @@ import sys
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from itertools import accumulate
-from typing import Iterator, List, Sequence, Tuple
+from typing import Iterator, List, Optional, Sequence, Tuple
 
 _PYPY = sys.implementation.name == "pypy"
 
@@ -39,14 +39,17 @@ def fill(sums: Sequence[int], start: int, room: int) -> int:
     return bisect_right(sums, sums[start] + room, start) - 1
 
 
-def sticky_runs(sizes: Sequence[int], limit: int) -> Iterator[Tuple[int, int]]:
+def sticky_runs(sizes: Sequence[int], limit: int,
+                sums: Optional[Sequence[int]] = None) -> Iterator[Tuple[int, int]]:
     """``(start, stop)`` runs of records for successive sticky partitions.
 
     A run ends with the record that brings its total to ``limit`` or more
     (or with the last record), as the record-by-record loop of
     :meth:`KafkaProducer.send` does when it moves on to the next partition.
+    ``sums``: the :func:`prefix_sums` of ``sizes``, if the caller has them.
     """
-    sums = prefix_sums(sizes)
+    if sums is None:
+        sums = prefix_sums(sizes)
     n = len(sizes)
     start = 0
     while start < n:

@@ -121,16 +121,16 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
     now = int(time.time() * 1000)
     started = time.monotonic()
     all_parts, available = producer._partitions(topic, producer._max_block)
+    sums = prefix_sums(sizes)
     runs: List[Tuple[int, Union[None, slice, List[int]]]]
     if partition is None and key_groups is not None and type(producer._partitioner) is DefaultPartitioner:
         runs = [(all_parts[index], rows) for index, rows in key_groups(len(all_parts))]
     else:
         runs = partition_runs(producer, topic, partition, None if keys is None else keys(), sizes, all_parts,
-                             available)
+                             available, sums)
     batch_size = producer.config["batch_size"]
     plan: List[Tuple[TopicPartition, int]] = []  # (partition, how many batches), in the order encoded
     counts: List[int] = []
-    sums = prefix_sums(sizes)
     # Whether the runs are the records in their given order (sticky runs follow one another).
     in_order = all(not isinstance(rows, list) for _, rows in runs)
     for part, rows in runs:

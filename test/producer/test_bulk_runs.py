@@ -31,6 +31,8 @@ def _sticky_by_loop(sizes, limit):
 @given(sizes=sizes_lists, limit=st.integers(1, 20_000))
 def test_sticky_runs_close_where_the_running_total_reaches_the_limit(sizes, limit):
     assert list(sticky_runs(sizes, limit)) == _sticky_by_loop(sizes, limit)
+    # With the prefix sums handed in (send_encoded computes them once for everything it does).
+    assert list(sticky_runs(sizes, limit, prefix_sums(sizes))) == _sticky_by_loop(sizes, limit)
 
 
 @settings(max_examples=200, deadline=None)

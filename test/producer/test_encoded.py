@@ -122,6 +122,30 @@ def test_values_go_sticky_and_around_an_open_batch_in_order(broker):
     assert sorted(r.value for rs in got.values() for r in rs if r.offset > 3001 or rs is got[0]) == sorted(values)
 
 
+def test_keyless_records_take_their_prefix_sums_once(broker, monkeypatch):
+    from kafka.producer import bulk_runs, encoded
+
+    calls = []
+
+    def counted(sizes):
+        calls.append(len(sizes))
+        return prefix_sums(sizes)
+
+    monkeypatch.setattr(encoded, "prefix_sums", counted)
+    monkeypatch.setattr(bulk_runs, "prefix_sums", counted)
+    topic = _topic(broker, 2)
+    values = [b"v%05d" % i for i in range(3000)]
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, batch_size=4096, linger_ms=50) as producer:
+        sticky = send_encoded(producer, topic, len(values), estimate_record_sizes(None, values),
+                              _encoder(None, values))
+        assert sticky.get(30) == 3000
+    # Once for the sticky runs and the batches cut from them alike (the accumulator, which takes
+    # whole batches here, computes none).
+    assert calls == [3000]
+    got = _read_all(broker, topic, 2, 3000)
+    assert sorted(r.value for rs in got.values() for r in rs) == values
+
+
 def test_errors_are_those_of_send_batch(broker):
     topic = _topic(broker, 1)
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, max_request_size=1000,
