@@ -180,9 +180,13 @@ def check_can_send(producer: "KafkaProducer", topic: str) -> None:
         producer._hand_over_topic(topic)
 
 
-def check_sizes(producer: "KafkaProducer", sizes: Sequence[int]) -> None:
-    """Raise MessageSizeTooLargeError if a record's size estimate exceeds what the producer can send."""
-    largest = max(sizes)
+def check_sizes(producer: "KafkaProducer", sizes: Sequence[int], largest: Optional[int] = None) -> None:
+    """Raise MessageSizeTooLargeError if a record's size estimate exceeds what the producer can send.
+
+    ``largest``: the largest of ``sizes``, if the caller knows it.
+    """
+    if largest is None:
+        largest = max(sizes)
     if largest > producer._max_request_size or largest > producer.config["buffer_memory"]:
         raise errors.MessageSizeTooLargeError(
             "a record of about %d bytes is larger than max_request_size (%d) or buffer_memory (%d)"

@@ -101,7 +101,7 @@ def batch_counts(sizes: Sequence[int], batch_size: int, start: int = 0, stop: Op
 
 def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[int], encode: Encoder,
                  partition: Optional[int] = None, keys: Optional[Callable[[], List[Optional[bytes]]]] = None,
-                 key_groups: Optional[KeyGroups] = None) -> BatchSendFuture:
+                 key_groups: Optional[KeyGroups] = None, largest: Optional[int] = None) -> BatchSendFuture:
     """Queue ``count`` records of ``topic`` that ``encode`` turns into bytes; one future for all.
 
     ``sizes`` are the records' :func:`~kafka.record.batch.estimate_record_size`
@@ -111,13 +111,14 @@ def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[
     partitioner's murmur2 grouping of keys none of which is null, and is
     used only if that partitioner is the producer's), else a batch's worth
     at a time to the sticky partition. Sizes are checked against
-    ``max_request_size`` and ``buffer_memory`` as ``send_batch`` checks them.
+    ``max_request_size`` and ``buffer_memory`` as ``send_batch`` checks them
+    (``largest``: the largest of ``sizes``, if the caller knows it).
     The caller checks the records themselves (bytes, a key or a value each).
     """
     check_can_send(producer, topic)
     if count == 0:
         return BatchSendFuture([], 0)
-    check_sizes(producer, sizes)
+    check_sizes(producer, sizes, largest)
     now = int(time.time() * 1000)
     started = time.monotonic()
     all_parts, available = producer._partitions(topic, producer._max_block)

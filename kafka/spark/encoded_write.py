@@ -87,7 +87,8 @@ def send_arrow(producer: "KafkaProducer", topic: str, partition: Optional[int], 
         assert some_values is not None
         return encode_batches(some_values, some_keys, counts)
 
-    sizes = estimate_sizes(value_column, key_column).tolist()
-    return send_encoded(producer, topic, len(values), sizes, encode, partition=partition,
+    sizes = estimate_sizes(value_column, key_column)
+    return send_encoded(producer, topic, len(values), sizes.tolist(), encode, partition=partition,
                         keys=None if keys is None else lambda: binary_list(keys, "key"),
-                        key_groups=key_groups if key_column is not None and key_column.lengths.min() >= 0 else None)
+                        key_groups=key_groups if key_column is not None and key_column.lengths.min() >= 0 else None,
+                        largest=int(sizes.max()) if len(sizes) else None)

@@ -91,6 +91,7 @@ def test_headers_take_the_send_batch_path(broker, encode):
 @pytest.mark.parametrize("columns, topic, error, message", [
     ({"value": [b"v", None], "key": [b"k", None]}, None, errors.IllegalArgumentError, "neither a key nor a value"),
     ({"value": [b"x" * 5000]}, None, errors.MessageSizeTooLargeError, "larger than max_request_size"),
+    ({"value": [b"v", b"x" * 5000, b"w"]}, None, errors.MessageSizeTooLargeError, "larger than max_request_size"),
     ({"value": [b"v"]}, "not a topic!", errors.IllegalArgumentError, "characters Kafka does not allow"),
 ])
 def test_errors_surface_as_before(broker, encode, columns, topic, error, message):
