@@ -43,11 +43,11 @@ BYTES_PER_BATCH = 64 * 1024 * 1024
 #: Whether writes encode records from the Arrow columns (kafka.spark.encoded_write); when false,
 #: or for rows that path declines, rows go through KafkaProducer.send_batch as Python bytes.
 ENCODE = True
-#: Whether tasks in a reused Spark worker process freeze its long-lived objects (see
-#: :func:`freeze_long_lived`).
-FREEZE_LONG_LIVED = True
 #: Set to "1" by Spark in the environment of Python workers it reuses between tasks.
 REUSED_WORKER_ENV = "SPARK_REUSE_WORKER"
+#: Set to "0" (e.g. with ``spark.executorEnv.KAFKAWIRE_SPARK_FREEZE=0``) to keep tasks from freezing
+#: the worker's long-lived objects (see :func:`freeze_long_lived`).
+FREEZE_ENV = "KAFKAWIRE_SPARK_FREEZE"
 
 _lock = threading.Lock()
 #: How many modules were loaded when :func:`freeze_long_lived` last froze (0: never).
@@ -114,10 +114,12 @@ def freeze_long_lived() -> bool:
     Frozen objects are still freed by reference counting; only reference
     cycles among them would stay, and those are the process's long-lived
     structures. Returns whether it froze; anywhere else (a process that is not
-    such a worker, or an interpreter without :func:`gc.freeze`) it does nothing.
+    such a worker, an interpreter without :func:`gc.freeze`, or with
+    ``KAFKAWIRE_SPARK_FREEZE=0`` in the environment) it does nothing.
     """
     global _modules_when_frozen
-    if os.environ.get(REUSED_WORKER_ENV) != "1" or not hasattr(gc, "freeze"):
+    if (os.environ.get(REUSED_WORKER_ENV) != "1" or os.environ.get(FREEZE_ENV) == "0"
+            or not hasattr(gc, "freeze")):
         return False
     loaded = len(sys.modules)
     if loaded == _modules_when_frozen:
@@ -154,8 +156,7 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
     """
     if rng.end <= rng.start:
         return
-    if FREEZE_LONG_LIVED:
-        freeze_long_lived()
+    freeze_long_lived()
     fetcher = cached_fetcher(client)
     tp = TopicPartition(rng.topic, rng.partition)
     builder = ColumnBatchBuilder(rng.topic, rng.partition, include_headers)
@@ -325,8 +326,7 @@ def write_batches(client: Dict[str, Any], default_topic: Optional[str], batches:
     acknowledgement checked before returning, so a task that reports success
     has delivered its rows (at least once).
     """
-    if FREEZE_LONG_LIVED:
-        freeze_long_lived()
+    freeze_long_lived()
     producer = cached_producer(client)
     failures: List[BaseException] = []
     futures: List[Any] = []

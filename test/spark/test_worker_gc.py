@@ -64,11 +64,13 @@ _SCRIPT = textwrap.dedent("""
 """)
 
 
-def _run(broker, reuse: Optional[str]) -> Dict[str, int]:
+def _run(broker, reuse: Optional[str], freeze: Optional[str] = None) -> Dict[str, int]:
     topic = make_topic(broker.host, broker.port)
-    env = {k: v for k, v in os.environ.items() if k != "SPARK_REUSE_WORKER"}
+    env = {k: v for k, v in os.environ.items() if k not in ("SPARK_REUSE_WORKER", "KAFKAWIRE_SPARK_FREEZE")}
     if reuse is not None:
         env["SPARK_REUSE_WORKER"] = reuse
+    if freeze is not None:
+        env["KAFKAWIRE_SPARK_FREEZE"] = freeze
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     out = subprocess.run([sys.executable, "-c", _SCRIPT, broker.bootstrap_servers, topic], env=env,
@@ -93,8 +95,10 @@ def test_a_reused_worker_freezes_what_it_imported_as_tasks_start(broker) -> None
     assert got["read3_tracked"] < 2000
 
 
-@pytest.mark.parametrize("reuse", [None, "0"])
-def test_other_processes_keep_their_collector_as_it_was(broker, reuse: Optional[str]) -> None:
-    got = _run(broker, reuse)
+@pytest.mark.parametrize("reuse, freeze", [(None, None), ("0", None), ("1", "0")],
+                         ids=["not-spark", "not-reused", "turned-off"])
+def test_other_processes_keep_their_collector_as_it_was(broker, reuse: Optional[str],
+                                                        freeze: Optional[str]) -> None:
+    got = _run(broker, reuse, freeze)
     assert got["read3"] == 0
     assert got["write3_tracked"] > 10000
