@@ -3,6 +3,7 @@
     python benchmarks/spark.py                  # 1M 100-byte records, 3 runs, embedded broker
     python benchmarks/spark.py --records 200000 --runs 1
     python benchmarks/spark.py --master cluster --skip stream
+    python benchmarks/spark.py --master cluster --skip stream --runs 5 --warmup-runs 20   # JVMs warmed up
 
 Measures, on ``local[2]`` and on a Spark standalone cluster of two one-core
 workers started on 127.0.0.1 from the installed pyspark (``--master``):
