@@ -48,6 +48,8 @@ REUSED_WORKER_ENV = "SPARK_REUSE_WORKER"
 #: Set to "0" (e.g. with ``spark.executorEnv.KAFKAWIRE_SPARK_FREEZE=0``) to keep tasks from freezing
 #: the worker's long-lived objects (see :func:`freeze_long_lived`).
 FREEZE_ENV = "KAFKAWIRE_SPARK_FREEZE"
+#: Whether this interpreter can freeze objects (CPython 3.7+; PyPy cannot).
+_CAN_FREEZE = hasattr(gc, "freeze")
 
 _lock = threading.Lock()
 #: How many modules were loaded when :func:`freeze_long_lived` last froze (0: never).
@@ -67,7 +69,7 @@ def _report(kind: str, **numbers: Any) -> None:
     if path:
         with open(path, "a", encoding="utf-8") as handle:
             handle.write(json.dumps(dict(numbers, kind=kind, pid=os.getpid(),
-                                        frozen=gc.get_freeze_count() if hasattr(gc, "freeze") else 0)) + "\n")
+                                        frozen=gc.get_freeze_count() if _CAN_FREEZE else 0)) + "\n")
 
 
 def _key(config: Dict[str, Any]) -> Tuple:
@@ -105,7 +107,7 @@ def freeze_long_lived() -> bool:
     When Spark reuses its Python worker processes (``spark.python.worker.reuse``,
     on by default, which Spark tells its workers through ``SPARK_REUSE_WORKER``),
     the worker runs a full ``gc.collect()`` after every task. A worker that has
-    imported pyspark, pyarrow and this library holds some 40-70 thousand objects
+    imported pyspark, pyarrow and this library holds some 55-100 thousand objects
     that live as long as the process (modules, classes, functions), and walking
     them all cost 15-30 ms of CPU per task before the worker could take its
     next task. Called as each task starts, this freezes them (:func:`gc.freeze`)
@@ -118,8 +120,7 @@ def freeze_long_lived() -> bool:
     ``KAFKAWIRE_SPARK_FREEZE=0`` in the environment) it does nothing.
     """
     global _modules_when_frozen
-    if (os.environ.get(REUSED_WORKER_ENV) != "1" or os.environ.get(FREEZE_ENV) == "0"
-            or not hasattr(gc, "freeze")):
+    if not _CAN_FREEZE or os.environ.get(REUSED_WORKER_ENV) != "1" or os.environ.get(FREEZE_ENV) == "0":
         return False
     loaded = len(sys.modules)
     if loaded == _modules_when_frozen:
