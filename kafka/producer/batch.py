@@ -172,9 +172,6 @@ class ProducerBatch:
         """Whether little room is left."""
         return self.size >= self.max_size
 
-    #: Whether :meth:`split` may cut the batch in two (not a batch of records encoded beforehand).
-    splittable = True
-
     def split(self) -> Tuple["ProducerBatch", "ProducerBatch"]:
         """Two closed batches of this one's first and last records (half each), to send in its place.
 

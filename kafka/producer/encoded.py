@@ -23,6 +23,7 @@ from kafka.producer.bulk import BatchSendFuture, check_can_send, check_sizes, pa
 from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import ProduceResult
 from kafka.producer.partitioner import DefaultPartitioner
+from kafka.record.batch import RecordBatch
 from kafka.record.prebuilt import build_batch
 from kafka.structs import TopicPartition
 
@@ -46,8 +47,6 @@ class EncodedBatch(ProducerBatch):
     """A batch whose records arrived encoded; it takes no more records."""
 
     __slots__ = ("body", "count", "timestamp")
-
-    splittable = False  # one body of encoded records: the broker's refusal of its size stands
 
     def __init__(self, tp: TopicPartition, created: float, body: bytes, count: int, timestamp: int) -> None:
         super().__init__(tp, created, BATCH_OVERHEAD + len(body))
@@ -73,6 +72,25 @@ class EncodedBatch(ProducerBatch):
                 is_transactional=self.transactional, producer_id=self.producer_id,
                 producer_epoch=self.producer_epoch, base_sequence=self.base_sequence)
         return self.encoded
+
+    def split(self) -> Tuple[ProducerBatch, ProducerBatch]:
+        """Two batches of this one's first and last records, as :meth:`ProducerBatch.split` makes them.
+
+        For a batch the broker refused as too large (rare: the topic's
+        ``max.message.bytes`` is below ``batch_size``). The records are read
+        back from the encoded body into a batch of records, which is split;
+        the halves are encoded again when sent, with offset deltas from 0.
+        """
+        records = ProducerBatch(self.topic_partition, self.created, self.max_size)
+        decoded = RecordBatch(build_batch(self.body, self.count, self.timestamp, self.timestamp))
+        records.records = [(r.timestamp, r.key, r.value, r.headers or None) for r in decoded]
+        records.stamps = records.values = None
+        for name in ("result", "size", "drained", "base_sequence", "producer_id", "producer_epoch", "memory",
+                     "transactional"):
+            setattr(records, name, getattr(self, name))
+        self.memory = 0
+        self.body, self.encoded = b"", None
+        return records.split()
 
     def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,
              error: Optional[BaseException] = None) -> None:

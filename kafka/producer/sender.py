@@ -261,12 +261,9 @@ class Sender(threading.Thread):
                 self._complete(batch, part.base_offset, part.log_append_time_ms, part.log_start_offset)
                 continue
             message = part.error_message or ""
-            if cls is _MESSAGE_TOO_LARGE and batch.record_count > 1:
-                if batch.splittable and not self._force_close:
-                    self._split(batch)
-                    continue
-                message = ("a batch of %d records (%d bytes) is above the topic's max.message.bytes; "
-                           "set batch_size below it. %s" % (batch.record_count, batch.size, message)).strip()
+            if cls is _MESSAGE_TOO_LARGE and batch.record_count > 1 and not self._force_close:
+                self._split(batch)
+                continue
             error = cls("%s-%d: %s" % (tp.topic, tp.partition, message))  # type: ignore[misc]
             refresh = refresh or cls.invalid_metadata  # type: ignore[union-attr]
             self._retry_or_fail(batch, error, now)

@@ -353,18 +353,10 @@ def _prefix(opts: Dict[str, str]) -> str:
     return str(value)
 
 
-#: The writers' ``batch_size`` unless ``kafka.batch.size`` is given. They hand
-#: the producer batches they encoded themselves, which it cannot split when a
-#: topic's ``max.message.bytes`` is below them (batches of records it can, so
-#: its own default is 1,000,000 bytes); this one is below any broker's default.
-SINK_BATCH_SIZE = 256 * 1024
-
-
 def parse_sink_options(options: Mapping[str, str]) -> SinkOptions:
     """Check and parse the options of a write."""
     opts = _lower(options)
     client = kafka_settings(options, "producer")
-    client.setdefault("batch_size", SINK_BATCH_SIZE)
     topic = opts.get("topic")
     if topic is not None and not str(topic).strip():
         raise _fail("option topic is empty")

@@ -22,8 +22,9 @@ from kafka import errors
 from kafka.producer import KafkaProducer
 from kafka.producer import batch as batch_module
 from kafka.producer.batch import BATCH_OVERHEAD, ProducerBatch
+from kafka.producer.encoded import EncodedBatch, send_encoded
 from kafka.producer.future import FutureRecordMetadata, ProduceResult, ValueRecordFuture
-from kafka.record.batch import RecordBatch
+from kafka.record.batch import HEADER_SIZE, RecordBatch, RecordBatchBuilder, estimate_record_sizes
 from kafka.structs import TopicPartition
 
 TP = TopicPartition("t", 0)
@@ -59,6 +60,29 @@ def test_halves_hold_the_records_in_order_with_the_sequence_range(keyed):
     # The sequence of a batch that was never stamped stays unassigned.
     unstamped = _batch(records).split()
     assert [h.base_sequence for h in unstamped] == [-1, -1]
+
+
+def _body(records):
+    """Record bytes of ``(timestamp, key, value, headers)`` records as a v2 batch holds them (offset deltas from 0)."""
+    builder = RecordBatchBuilder()
+    builder.extend(records)
+    return builder.build()[HEADER_SIZE:]
+
+
+def test_an_encoded_batch_splits_into_halves_of_its_records():
+    # Encoded by the caller (the Spark writer); the halves are re-encoded with offset deltas from 0.
+    records = [(77, b"k%d" % i if i % 2 else None, b"v%d" % i, None) for i in range(5)]
+    batch = EncodedBatch(TP, 5.0, _body(records), 5, 77)
+    batch.producer_id, batch.producer_epoch, batch.base_sequence = 7, 3, 40
+    batch.drained, batch.memory = 6.0, 1000
+    first, second = batch.split()
+    assert [(r.timestamp, r.key, r.value) for r in RecordBatch(first.encode(0))] == [r[:3] for r in records[:2]]
+    assert [(r.offset, r.key, r.value) for r in RecordBatch(second.encode(0))] == [
+        (0, None, b"v2"), (1, b"k3", b"v3"), (2, None, b"v4")]
+    assert (first.base_sequence, second.base_sequence) == (40, 42)
+    assert all((h.producer_id, h.producer_epoch, h.drained, h.in_retry) == (7, 3, 6.0, True) for h in (first, second))
+    assert first.memory + second.memory == 1000 and batch.memory == 0
+    assert first.result.parts is None and batch.result.parts is not None
 
 
 def test_sequences_wrap_like_the_broker_s():
@@ -194,3 +218,31 @@ def test_send_batch_offsets_follow_the_halves(mock_cluster):
         producer.flush(30)
         assert future.get(30) == 6
         assert future.offsets() == [(TopicPartition("split-bulk", 0), 1, 3), (TopicPartition("split-bulk", 0), 4, 3)]
+
+
+def test_encoded_batches_are_split_and_every_record_lands_in_order(mock_cluster):
+    # The Spark writer's batches arrive encoded (send_encoded); a refused one halves like any other.
+    mock_cluster.create_topic("split-encoded", 1, 1)
+    values = [b"row-%02d" % i for i in range(12)]
+
+    def encode(rows, counts):
+        out, start = [], 0
+        for count in counts:
+            out.append(_body([(0, None, value, None) for value in values[start:start + count]]))
+            start += count
+        return out
+
+    with KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, acks=1, linger_ms=60_000,
+                       max_in_flight_requests_per_connection=1) as producer:
+        producer.send("split-encoded", b"warm-up").get(30)
+        mock_cluster.push_request_errors("Produce", MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE)
+        future = send_encoded(producer, "split-encoded", len(values), estimate_record_sizes([None] * 12, values),
+                              encode, partition=0)
+        producer.flush(30)
+        assert future.get(30) == 12
+        # The batch of 12, then its first half, were refused: 3, 3 and 6 records.
+        assert future.offsets() == [(TopicPartition("split-encoded", 0), 1, 3),
+                                    (TopicPartition("split-encoded", 0), 4, 3),
+                                    (TopicPartition("split-encoded", 0), 7, 6)]
+    got = _read(mock_cluster.bootstrap_servers, "split-encoded", 13)
+    assert [value for _, value in got] == [b"warm-up"] + values

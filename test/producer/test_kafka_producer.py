@@ -230,28 +230,6 @@ def test_undeliverable_records_fail_after_delivery_timeout(mock_cluster):
         producer.close(timeout=5)
 
 
-def test_an_encoded_batch_above_the_topics_message_size_names_batch_size(mock_cluster):
-    # Batches of records are split and sent again (test_batch_split.py); a batch whose records
-    # came encoded (send_encoded, the Spark writer's path) cannot be, and fails naming the cause.
-    from kafka.producer.encoded import send_encoded
-    from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_sizes
-
-    def encode(rows, counts):
-        builder = RecordBatchBuilder()
-        builder.extend([(0, None, b"%d" % i, None) for i in range(5)])
-        return [builder.build()[HEADER_SIZE:]]
-
-    mock_cluster.create_topic("small-messages", 1, 1)
-    with KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, acks=1, linger_ms=200) as producer:
-        producer.send("small-messages", value=b"warm-up").get(10)
-        mock_cluster.push_request_errors("Produce", 10)  # MESSAGE_TOO_LARGE
-        values = [b"%d" % i for i in range(5)]
-        future = send_encoded(producer, "small-messages", 5, estimate_record_sizes(None, values), encode,
-                              partition=0)
-        with pytest.raises(errors.MessageSizeTooLargeError, match="batch of 5 records .* set batch_size"):
-            future.get(10)
-
-
 def test_idempotent_by_default_stamps_batches(broker):
     topic = _topic(broker)
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:

@@ -90,9 +90,9 @@ def test_sink_options():
         parse_sink_options({"topic": "t"})
 
 
-def test_writers_keep_batches_of_256_kib_unless_told():
-    # Their batches come encoded and cannot be split if a topic refuses them as too large.
-    assert parse_sink_options(BOOT).client["batch_size"] == 256 * 1024
+def test_writers_take_the_producer_s_batch_size_unless_told():
+    # Their encoded batches are split like any other when a topic refuses them as too large.
+    assert "batch_size" not in parse_sink_options(BOOT).client
     assert parse_sink_options(dict(BOOT, **{"kafka.batch.size": "50000"})).client["batch_size"] == 50000
 
 
