@@ -2,11 +2,13 @@
 
     python benchmarks/spark_write.py                 # 1M 100-byte values, 3 runs, embedded broker
     python benchmarks/spark_write.py --keyed --runs 5
+    python benchmarks/spark_write.py --lengths 50-150 --keyed   # values of varying length, with keys
     python benchmarks/spark_write.py --profile       # cProfile of one run, by cumulative time
 
 Builds the Arrow batches a Spark write task receives (10,000 rows each, a
-``value`` column of 100-byte binaries like ``benchmarks/spark.py``, and with
-``--keyed`` a ``key`` column too) and hands them to
+``value`` column of 100-byte binaries like ``benchmarks/spark.py``, or of
+lengths spread evenly over ``--lengths MIN-MAX``, and with ``--keyed`` a
+``key`` column too) and hands them to
 :func:`kafka.spark.worker.write_batches`, which sends and flushes them. The
 figure is this process's CPU time (the writing thread and the producer's
 sender thread) per row: what one Spark Python worker spends, without the
@@ -18,11 +20,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import random
 import statistics
 import sys
 import time
 import uuid
-from typing import Any, List
+from typing import Any, List, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -44,13 +47,14 @@ def _create(servers: str) -> str:
     return name
 
 
-def _batches(count: int, value_size: int, keyed: bool) -> List[Any]:
+def _batches(count: int, lengths: Tuple[int, int], keyed: bool) -> List[Any]:
     import pyarrow as pa
 
+    rng = random.Random(7)
     out = []
     for start in range(0, count, ROWS_PER_BATCH):
         ids = range(start, min(count, start + ROWS_PER_BATCH))
-        columns = [pa.array([str(i).rjust(value_size, "x").encode() for i in ids], pa.binary())]
+        columns = [pa.array([str(i).rjust(rng.randint(*lengths), "x").encode() for i in ids], pa.binary())]
         names = ["value"]
         if keyed:
             columns.append(pa.array([b"key-%d" % i for i in ids], pa.binary()))
@@ -92,6 +96,8 @@ def main() -> None:
     parser.add_argument("--records", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--value-size", type=int, default=100)
+    parser.add_argument("--lengths", help="MIN-MAX: value lengths spread evenly over this range, instead of "
+                                          "--value-size for all")
     parser.add_argument("--keyed", action="store_true", help="a key column too (rows spread by key hash)")
     parser.add_argument("--bootstrap-servers", help="default: an embedded broker")
     parser.add_argument("--no-encode", action="store_true",
@@ -99,7 +105,8 @@ def main() -> None:
     parser.add_argument("--profile", action="store_true", help="print a cProfile of one run instead")
     args = parser.parse_args()
 
-    batches = _batches(args.records, args.value_size, args.keyed)
+    shortest, longest = (int(v) for v in args.lengths.split("-")) if args.lengths else (args.value_size,) * 2
+    batches = _batches(args.records, (shortest, longest), args.keyed)
     worker.ENCODE = not args.no_encode
     with contextlib.ExitStack() as stack:
         servers = args.bootstrap_servers
@@ -122,9 +129,10 @@ def main() -> None:
             own.append(time.thread_time() - own_started)
             assert written == args.records
         per_row = [1e6 * c / args.records for c in cpu]
-        print("%s%s rows of %d-byte values%s: CPU %.3f us/row (median of %s; the writing thread %.3f, the others "
+        print("%s%s rows of %s-byte values%s: CPU %.3f us/row (median of %s; the writing thread %.3f, the others "
               "%.3f), %d rows/s wall (median); load %s"
-              % ("send_batch: " if args.no_encode else "encoded: ", args.records, args.value_size,
+              % ("send_batch: " if args.no_encode else "encoded: ", args.records,
+                 args.lengths or args.value_size,
                  " with keys" if args.keyed else "", statistics.median(per_row), [round(c, 3) for c in per_row],
                  1e6 * statistics.median(own) / args.records,
                  1e6 * statistics.median(c - o for c, o in zip(cpu, own)) / args.records,

@@ -63,17 +63,25 @@ def test_long_values_and_lengths_of_several_bytes(sizes):
     _check(None, values, [len(sizes)])
 
 
-def test_many_different_lengths_take_the_masked_copy():
+def test_many_different_lengths_and_nulls():
     rng = random.Random(5)
     keys = [None if rng.random() < 0.2 else rng.randbytes(rng.randint(0, 40)) for _ in range(400)]
     values = [None if rng.random() < 0.1 else rng.randbytes(rng.randint(0, 300)) for _ in range(400)]
     _check(keys, values, [100, 1, 299])
 
 
-def test_a_few_lengths_are_copied_by_length():
+def test_a_few_lengths_with_keys():
     rng = random.Random(6)
     values = [rng.randbytes(rng.choice([3, 30, 300])) for _ in range(500)]
     _check([b"key-%d" % i for i in range(500)], values, [250, 250])
+
+
+def test_record_heads_longer_than_a_binary_view_holds_inline():
+    # A 2 MiB value takes 4-byte length and size varints: with the offset delta, the bytes before
+    # it pass the 12 a view holds in itself, and are built in two parts.
+    values = [b"a" * (2 << 20), b"b", b"c" * 300]
+    _check(None, values, [3])
+    _check([b"k" * 20000, None, b"k"], values, [2, 1])
 
 
 @pytest.mark.parametrize("kind", ["string", "large_string", "large_binary"])
