@@ -283,19 +283,20 @@ def _varints(arr: np.ndarray, at: np.ndarray, ends: np.ndarray, max_bytes: int) 
         return (raw >> 1) ^ -(raw & 1), 1
     raw = (first & 0x7F).astype(np.uint64)
     widths = np.ones(len(at), np.int64)
-    more = np.flatnonzero(first & 0x80)
-    shift = 7
-    while len(more):
-        if shift >= 7 * max_bytes:
+    going = first >= 0x80  # the rows whose varint has a byte ``j``
+    last = len(arr) - 1
+    j = 1
+    while going.any():
+        if j >= max_bytes:
             raise _Malformed
-        where = at[more] + widths[more]
-        if (where >= ends[more]).any():
-            raise _Malformed
-        byte = arr[where]
-        raw[more] |= (byte & 0x7F).astype(np.uint64) << np.uint64(shift)
-        widths[more] += 1
-        more = more[(byte & 0x80) != 0]
-        shift += 7
+        # Byte j of every row at once (within the buffer; a row past its record fails the check below).
+        byte = arr[np.minimum(at + j, last)]
+        raw |= np.where(going, (byte & 0x7F).astype(np.uint64) << np.uint64(7 * j), np.uint64(0))
+        widths += going
+        going &= byte >= 0x80
+        j += 1
+    if (at + widths > ends).any():
+        raise _Malformed
     if max_bytes == 5 and (raw >> np.uint64(32)).any():
         raise _Malformed
     low = (raw & np.uint64(1)).astype(np.int64)

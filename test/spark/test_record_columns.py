@@ -160,6 +160,8 @@ def _record_error(blob):
     (67, 0x02),  # value shorter than the record
     (169, 0x05),  # a header count with no headers
     (169 + 109, 0x01),  # the second record's header count: negative
+    (-1, 0x80),  # the last record's header count runs on past the end of the batch
+    (65, 0x80),  # the first record's offset delta takes the key length as a second byte
 ])
 def test_malformed_records_raise_as_the_record_path(at, byte):
     blob = _corrupt(_batch(50, value=lambda i: b"x" * 100), at, byte)
