@@ -25,7 +25,6 @@ from kafka.producer.future import ProduceResult
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.record.batch import RecordBatch
 from kafka.record.prebuilt import build_batch
-from kafka.record.record import BytesLike
 from kafka.structs import TopicPartition
 
 if TYPE_CHECKING:
@@ -36,7 +35,7 @@ Rows = Optional[List[int]]
 #: ``encode(rows, counts)``: the record bytes of consecutive batches holding
 #: ``counts[0]``, ``counts[1]``, ... of ``rows``, each with offset deltas from
 #: 0 and timestamp deltas of 0 (every record has the call's timestamp).
-Encoder = Callable[[Rows, List[int]], Sequence[BytesLike]]
+Encoder = Callable[[Rows, List[int]], List[bytes]]
 #: ``key_groups(n)``: ``[(partition index, the records' indices in order)]``
 #: by the murmur2 of their keys among ``n`` partitions (as
 #: :func:`~kafka.producer.bulk_runs.group_by_partition` of
@@ -49,7 +48,7 @@ class EncodedBatch(ProducerBatch):
 
     __slots__ = ("body", "count", "timestamp")
 
-    def __init__(self, tp: TopicPartition, created: float, body: BytesLike, count: int, timestamp: int) -> None:
+    def __init__(self, tp: TopicPartition, created: float, body: bytes, count: int, timestamp: int) -> None:
         super().__init__(tp, created, BATCH_OVERHEAD + len(body))
         self.size = self.max_size  # full: appends open a new batch
         self.body = body

@@ -36,11 +36,10 @@ def build_batch(records: BytesLike, count: int, first_timestamp: int, max_timest
     (the first record's); ``max_timestamp`` is the latest. The result is
     byte for byte what a builder with the same settings and records builds.
     """
-    body = records if compression_type == codecs.NONE else \
+    body = bytes(records) if compression_type == codecs.NONE else \
         codecs.compress(compression_type, memoryview(records), magic=2)
     attributes = compression_type | (TRANSACTIONAL_MASK if is_transactional else 0)
     after = _AFTER_CRC.pack(attributes, count - 1, first_timestamp, max_timestamp, producer_id, producer_epoch,
                             base_sequence, count)
     before = _BEFORE_CRC.pack(base_offset, HEADER_SIZE - LOG_OVERHEAD + len(body), partition_leader_epoch, 2)
-    # One copy of the body, whatever buffer it is in.
-    return b"".join((before, _CRC.pack(crc32c(body, crc32c(after))), after, body))
+    return before + _CRC.pack(crc32c(body, crc32c(after))) + after + body

@@ -165,8 +165,8 @@ def windows(buffer: np.ndarray, length: int) -> np.ndarray:
     return as_strided(buffer, (len(buffer) - length + 1, length), (1, 1))
 
 
-def encode_batches(values: BinaryColumn, keys: Optional[BinaryColumn], counts: List[int]) -> List[memoryview]:
-    """The record bytes (views) of consecutive batches of ``counts[0]``, ``counts[1]``, ... rows.
+def encode_batches(values: BinaryColumn, keys: Optional[BinaryColumn], counts: List[int]) -> List[bytes]:
+    """The record bytes of consecutive batches of ``counts[0]``, ``counts[1]``, ... rows.
 
     In each batch offset deltas count from 0; every timestamp delta is 0.
     ``keys`` None means null keys.
@@ -205,8 +205,7 @@ def encode_batches(values: BinaryColumn, keys: Optional[BinaryColumn], counts: L
     row_starts = np.frombuffer(records.buffers()[1], np.int64 if pa.types.is_large_binary(kind) else np.int32, n + 1)
     # A batch runs from after its first row's leading 0 to its last row's header count: the next row's 0.
     cuts = (row_starts[firsts] + 1).tolist()
-    data = memoryview(records.buffers()[2]).cast("B")
-    # Views of Arrow's buffer: the producer copies each once, behind its batch header.
-    bodies = [data[a:b] for a, b in zip(cuts[:-2], cuts[1:-1])]
-    bodies.append(memoryview(data[cuts[-2]:].tobytes() + b"\0"))
+    data = memoryview(records.buffers()[2])
+    bodies = [data[a:b].tobytes() for a, b in zip(cuts[:-2], cuts[1:-1])]
+    bodies.append(data[cuts[-2]:].tobytes() + b"\0")
     return bodies

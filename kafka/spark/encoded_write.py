@@ -79,7 +79,7 @@ def send_arrow(producer: "KafkaProducer", topic: str, partition: Optional[int], 
         assert key_column is not None
         return partition_groups(murmur2_partitions(key_column, num_partitions), num_partitions)
 
-    def encode(rows: "Rows", counts: List[int]) -> List[memoryview]:
+    def encode(rows: "Rows", counts: List[int]) -> List[bytes]:
         if rows is None:
             return encode_batches(value_column, key_column, counts)
         some_values = binary_column(rows_of(values, rows))
