@@ -24,8 +24,9 @@ from kafka.producer import batch as batch_module
 from kafka.producer.batch import BATCH_OVERHEAD, ProducerBatch
 from kafka.producer.encoded import EncodedBatch, send_encoded
 from kafka.producer.future import FutureRecordMetadata, ProduceResult, ValueRecordFuture
-from kafka.record.batch import HEADER_SIZE, RecordBatch, RecordBatchBuilder, estimate_record_sizes
+from kafka.record.batch import RecordBatch, estimate_record_sizes
 from kafka.structs import TopicPartition
+from test.support.encoded_records import python_encoder, record_body
 
 TP = TopicPartition("t", 0)
 MESSAGE_TOO_LARGE = 10
@@ -62,17 +63,10 @@ def test_halves_hold_the_records_in_order_with_the_sequence_range(keyed):
     assert [h.base_sequence for h in unstamped] == [-1, -1]
 
 
-def _body(records):
-    """Record bytes of ``(timestamp, key, value, headers)`` records as a v2 batch holds them (offset deltas from 0)."""
-    builder = RecordBatchBuilder()
-    builder.extend(records)
-    return builder.build()[HEADER_SIZE:]
-
-
 def test_an_encoded_batch_splits_into_halves_of_its_records():
     # Encoded by the caller (the Spark writer); the halves are re-encoded with offset deltas from 0.
     records = [(77, b"k%d" % i if i % 2 else None, b"v%d" % i, None) for i in range(5)]
-    batch = EncodedBatch(TP, 5.0, _body(records), 5, 77)
+    batch = EncodedBatch(TP, 5.0, record_body(records), 5, 77)
     batch.producer_id, batch.producer_epoch, batch.base_sequence = 7, 3, 40
     batch.drained, batch.memory = 6.0, 1000
     first, second = batch.split()
@@ -224,20 +218,12 @@ def test_encoded_batches_are_split_and_every_record_lands_in_order(mock_cluster)
     # The Spark writer's batches arrive encoded (send_encoded); a refused one halves like any other.
     mock_cluster.create_topic("split-encoded", 1, 1)
     values = [b"row-%02d" % i for i in range(12)]
-
-    def encode(rows, counts):
-        out, start = [], 0
-        for count in counts:
-            out.append(_body([(0, None, value, None) for value in values[start:start + count]]))
-            start += count
-        return out
-
     with KafkaProducer(bootstrap_servers=mock_cluster.bootstrap_servers, acks=1, linger_ms=60_000,
                        max_in_flight_requests_per_connection=1) as producer:
         producer.send("split-encoded", b"warm-up").get(30)
         mock_cluster.push_request_errors("Produce", MESSAGE_TOO_LARGE, MESSAGE_TOO_LARGE)
         future = send_encoded(producer, "split-encoded", len(values), estimate_record_sizes([None] * 12, values),
-                              encode, partition=0)
+                              python_encoder(None, values), partition=0)
         producer.flush(30)
         assert future.get(30) == 12
         # The batch of 12, then its first half, were refused: 3, 3 and 6 records.

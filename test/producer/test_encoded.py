@@ -12,32 +12,13 @@ from kafka.producer.bulk_runs import group_by_partition, prefix_sums
 from kafka.producer.encoded import EncodedBatch, batch_counts, send_encoded
 from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.record import codecs
-from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_sizes
+from kafka.record.batch import estimate_record_sizes
 from kafka.structs import TopicPartition
 from test.support.consuming import records_by_partition
+from test.support.encoded_records import python_encoder, record_body
 from test.support.topics import new_topic
 
 TP = TopicPartition("t", 0)
-
-
-def _body(records):
-    """Record bytes of ``(timestamp, key, value, headers)`` records, as the producer encodes them."""
-    builder = RecordBatchBuilder()
-    builder.extend(records)
-    return builder.build()[HEADER_SIZE:]
-
-
-def _encoder(keys, values):
-    """An ``encode(rows, counts)`` in plain Python (the Spark writer's is numpy's)."""
-    def encode(rows, counts):
-        order = list(range(len(values))) if rows is None else rows
-        out, start = [], 0
-        for count in counts:
-            out.append(_body([(0, None if keys is None else keys[i], values[i], None)
-                              for i in order[start:start + count]]))
-            start += count
-        return out
-    return encode
 
 
 @pytest.mark.parametrize("compression", [codecs.NONE, codecs.GZIP])
@@ -48,7 +29,7 @@ def test_an_encoded_batch_has_the_bytes_of_a_producer_batch(compression, transac
     plain = ProducerBatch(TP, 0.0, 1 << 20)
     for record in records:
         plain.try_append(*record, size=1)
-    encoded = EncodedBatch(TP, 0.0, _body(records), len(records), now)
+    encoded = EncodedBatch(TP, 0.0, record_body(records), len(records), now)
     for batch in (plain, encoded):
         batch.producer_id, batch.producer_epoch, batch.base_sequence = 4000, 3, 77
         batch.transactional = transactional
@@ -68,7 +49,7 @@ def test_batches_are_cut_as_the_accumulator_cuts_them():
 def test_an_encoded_batch_takes_no_more_records_and_keeps_its_place():
     accumulator = RecordAccumulator(batch_size=16384)
     accumulator.append(TP, 0, None, b"before", None, 1.0)
-    encoded = EncodedBatch(TP, 0.0, _body([(0, None, b"x", None)]), 1, 0)
+    encoded = EncodedBatch(TP, 0.0, record_body([(0, None, b"x", None)]), 1, 0)
     accumulator.append_batches(TP, [encoded], 1.0)
     accumulator.append(TP, 0, None, b"after", None, 1.0)
     queue = list(accumulator._batches[TP])
@@ -97,7 +78,7 @@ def test_keyed_records_land_where_send_batch_puts_them(broker, idempotent):
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, batch_size=16384,
                        enable_idempotence=idempotent, acks="all" if idempotent else 1) as producer:
         future = send_encoded(producer, topic, len(values), estimate_record_sizes(keys, values),
-                              _encoder(keys, values), keys=lambda: keys, key_groups=key_groups)
+                              python_encoder(keys, values), keys=lambda: keys, key_groups=key_groups)
         assert future.get(60) == 5000
     got = _read_all(broker, topic, 3, 5000)
     for partition, records in got.items():
@@ -111,10 +92,10 @@ def test_values_go_sticky_and_around_an_open_batch_in_order(broker):
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, batch_size=4096, linger_ms=50) as producer:
         first = producer.send(topic, b"first", partition=1)
         future = send_encoded(producer, topic, len(values), estimate_record_sizes(None, values),
-                              _encoder(None, values), partition=1)
+                              python_encoder(None, values), partition=1)
         last = producer.send(topic, b"last", partition=1)
         sticky = send_encoded(producer, topic, len(values), estimate_record_sizes(None, values),
-                              _encoder(None, values))
+                              python_encoder(None, values))
         assert future.get(30) == 3000 and sticky.get(30) == 3000
         assert first.get(30).offset == 0 and last.get(30).offset == 3001
     got = _read_all(broker, topic, 2, 6002)
@@ -137,7 +118,7 @@ def test_keyless_records_take_their_prefix_sums_once(broker, monkeypatch):
     values = [b"v%05d" % i for i in range(3000)]
     with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, batch_size=4096, linger_ms=50) as producer:
         sticky = send_encoded(producer, topic, len(values), estimate_record_sizes(None, values),
-                              _encoder(None, values))
+                              python_encoder(None, values))
         assert sticky.get(30) == 3000
     # Once for the sticky runs and the batches cut from them alike (the accumulator, which takes
     # whole batches here, computes none).
@@ -153,15 +134,15 @@ def test_errors_are_those_of_send_batch(broker):
         values = [b"x" * 2000]
         for send in (lambda: producer.send_batch(topic, values),
                      lambda: send_encoded(producer, topic, 1, estimate_record_sizes(None, values),
-                                          _encoder(None, values))):
+                                          python_encoder(None, values))):
             with pytest.raises(errors.MessageSizeTooLargeError):
                 send()
         for bad in ("bad topic!", ""):
             with pytest.raises(Exception) as expected:
                 producer.send_batch(bad, [b"v"])
             with pytest.raises(type(expected.value)):
-                send_encoded(producer, bad, 1, [22], _encoder(None, [b"v"]))
+                send_encoded(producer, bad, 1, [22], python_encoder(None, [b"v"]))
         with pytest.raises(errors.IllegalArgumentError, match="no partition"):
-            send_encoded(producer, topic, 1, [22], _encoder(None, [b"v"]), partition=5)
+            send_encoded(producer, topic, 1, [22], python_encoder(None, [b"v"]), partition=5)
     with pytest.raises(errors.IllegalStateError):
-        send_encoded(producer, topic, 1, [22], _encoder(None, [b"v"]))
+        send_encoded(producer, topic, 1, [22], python_encoder(None, [b"v"]))
