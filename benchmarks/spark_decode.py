@@ -6,11 +6,12 @@
 Each shape is one uncompressed v2 batch built in memory; no broker, no Spark.
 For every shape this reports the process CPU time per record (best of
 ``--repeat`` rounds) of :func:`kafka.spark.record_columns.decode_batch`
-(records located, fields decoded and keys and values gathered with numpy)
+(records located and fields decoded with numpy, keys and values gathered
+with numpy or Arrow)
 and of :mod:`kafka.record`'s decoder turned into the same columns
 (:meth:`RecordColumns.from_records`), and their ratio. Fixed-size records
 take the strided paths; records of varying length are located one by one
-and their keys and values gathered by index or by mask.
+and their keys and values gathered by index or through Arrow's binary views.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ SHAPES: Dict[str, Any] = {
     "100-byte values, keys of 6-7 bytes": (lambda r, i: b"user-%d" % (i % 40), lambda r, i: b"x" * 100),
     "values of 10-60 bytes, keys": (lambda r, i: b"user-%d" % (i % 40), lambda r, i: bytes(r.randrange(10, 60))),
     "values of 50-150 bytes, keys": (lambda r, i: b"user-%d" % (i % 40), lambda r, i: bytes(r.randrange(50, 150))),
+    "values of 50-150 bytes, keys of 8-36 bytes": (lambda r, i: bytes(r.randrange(8, 37)),
+                                                   lambda r, i: bytes(r.randrange(50, 150))),
     "values of 200-2000 bytes, keys": (lambda r, i: b"user-%d" % (i % 40),
                                        lambda r, i: bytes(r.randrange(200, 2000))),
 }
@@ -70,13 +73,13 @@ def main() -> None:
     # what ran before: free one large block first, so that every run and every
     # decoder is measured in the same state.
     np.ones(16 << 20, np.uint8)  # made and freed at once
-    print("%-36s %14s %14s %7s" % ("shape", "columnar us", "per record us", "ratio"))
+    print("%-44s %14s %14s %7s" % ("shape", "columnar us", "per record us", "ratio"))
     for name, (key, value) in SHAPES.items():
         batch = _batch(args.records, key, value)
         assert decode_batch(batch) is not None, "the columnar decoder left %s to kafka.record" % name
         columnar = _cpu_per_record(lambda: decode_batch(batch), args.records, args.repeat)
         by_record = _cpu_per_record(lambda: RecordColumns.from_records(list(batch)), args.records, args.repeat)
-        print("%-36s %14.3f %14.3f %6.1fx" % (name, columnar, by_record, by_record / columnar))
+        print("%-44s %14.3f %14.3f %6.1fx" % (name, columnar, by_record, by_record / columnar))
 
 
 if __name__ == "__main__":

@@ -86,6 +86,13 @@ SHAPES = {
                                     value=lambda i: (None, b"", b"x" * (i % 300))[i % 3]),
     "varying lengths": _batch(5000, key=lambda i: bytes(RNG.randrange(8, 37)),
                               value=lambda i: bytes(RNG.randrange(50, 2000))),
+    # Record lengths of three-byte varints among short ones, the first record included.
+    "records over 8 KiB": _batch(400, key=lambda i: b"k%d" % i,
+                                 value=lambda i: bytes(RNG.randrange(8190, 9000) if i % 7 == 0
+                                                       else RNG.randrange(5, 200))),
+    # Long values but the last (a few bytes from the end of the buffer).
+    "a short last value": _batch(200, key=lambda i: bytes(RNG.randrange(8, 37)),
+                                 value=lambda i: b"12345" if i == 199 else bytes(RNG.randrange(13, 300))),
     "headers": _batch(700, value=lambda i: b"%d" % i,
                       headers=lambda i: [("h%d" % j, None if j == 1 else b"v" * j) for j in range(i % 4)]
                       + ([("ключ", b"\xff")] if i % 50 == 0 else [])),
@@ -123,7 +130,7 @@ def test_headers_column_left_out():
 
 def test_fast_decoder_takes_the_usual_batches():
     # The fallback to kafka.record must stay the exception: these all decode without it.
-    for shape in ("fixed values", "varying lengths", "headers", "zstd", "log append time"):
+    for shape in ("fixed values", "varying lengths", "records over 8 KiB", "headers", "zstd", "log append time"):
         batch = next(iter(MemoryRecords(SHAPES[shape])))
         assert decode_batch(batch) is not None, shape
 
@@ -165,6 +172,32 @@ def _record_error(blob):
 ])
 def test_malformed_records_raise_as_the_record_path(at, byte):
     blob = _corrupt(_batch(50, value=lambda i: b"x" * 100), at, byte)
+    expected = _record_error(blob)
+    assert decode_batch(next(iter(MemoryRecords(blob)))) is None
+    with pytest.raises(type(expected)) as caught:
+        columns_between(next(iter(MemoryRecords(blob))), 0, 100)
+    assert str(caught.value) == str(expected)
+
+
+def _walked_length_at(record):
+    """Where record ``record``'s length varint is in _batch(20, value=b"v" * (i + 1) for record i).
+
+    Each record i has a one-byte length, then 7 + i bytes: attributes, timestamp
+    and offset deltas, null key, value length, value, header count.
+    """
+    return 61 + sum(1 + 7 + i for i in range(record))
+
+
+# Records of varying length are walked one by one rather than found as a run.
+@pytest.mark.parametrize("record, byte", [
+    (0, 0x00),  # the first record's length is 0
+    (6, 0x01),  # a negative length in the middle
+    (19, 0x00),  # the last record's length is 0
+    (9, 0x7E),  # a length that runs past the batch
+    (3, 0x0E),  # a length shorter than the record
+])
+def test_malformed_walked_records_raise_as_the_record_path(record, byte):
+    blob = _corrupt(_batch(20, value=lambda i: b"v" * (i + 1)), _walked_length_at(record), byte)
     expected = _record_error(blob)
     assert decode_batch(next(iter(MemoryRecords(blob)))) is None
     with pytest.raises(type(expected)) as caught:
