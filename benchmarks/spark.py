@@ -4,12 +4,15 @@
     python benchmarks/spark.py --records 200000 --runs 1
     python benchmarks/spark.py --master cluster --skip stream
     python benchmarks/spark.py --master cluster --skip stream --runs 5 --warmup-runs 20   # JVMs warmed up
+    python benchmarks/spark.py --master cluster --skip write --skip stream --lengths 50-150 --keyed
 
 Measures, on ``local[2]`` and on a Spark standalone cluster of two one-core
 workers started on 127.0.0.1 from the installed pyspark (``--master``):
 
 * batch read: ``df.count()`` over N 100-byte records of a 4-partition topic
-  (``--isolation-level read_committed`` or ``both`` for read_committed reads);
+  (``--isolation-level read_committed`` or ``both`` for read_committed reads;
+  ``--lengths MIN-MAX`` spreads the values' lengths evenly over that range,
+  ``--keyed`` gives every record a key of 8-36 bytes);
 * batch write: N rows of 100-byte values into a 4-partition topic;
 * streaming: end-to-end latency (record timestamp to ``foreachBatch``) of
   a query fed one record every 50 ms, and Spark's per-trigger durations.
@@ -29,13 +32,14 @@ import argparse
 import contextlib
 import json
 import os
+import random
 import statistics
 import sys
 import tempfile
 import threading
 import time
 import uuid
-from typing import Any, Dict, List
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from _cpu_shares import cpu_shares, snapshot
 
@@ -63,21 +67,30 @@ def _create(servers: str, partitions: int) -> str:
     return name
 
 
-def _fill(servers: str, topic: str, count: int) -> float:
-    """Produce ``count`` 100-byte values round-robin over the partitions; returns seconds."""
+def _records(count: int, lengths: Tuple[int, int], keyed: bool) -> Iterator[Tuple[Optional[bytes], bytes]]:
+    """``count`` keys and values: values of ``lengths`` bytes (spread evenly), keys of 8-36 bytes if ``keyed``."""
+    rng = random.Random(count)
+    shortest, longest = lengths
+    for i in range(count):
+        key = str(i).rjust(rng.randint(8, 36), "k").encode() if keyed else None
+        yield key, str(i).rjust(rng.randint(shortest, longest), "x").encode()
+
+
+def _fill(servers: str, topic: str, count: int, lengths: Tuple[int, int], keyed: bool) -> float:
+    """Produce ``count`` records (:func:`_records`) round-robin over the partitions; returns seconds."""
     started = time.perf_counter()
     try:
         import confluent_kafka  # fastest way to prepare the data; not what is measured
     except ImportError:
         confluent_kafka = None
-    value = b"x" * VALUE_SIZE
+    records = _records(count, lengths, keyed)
     if confluent_kafka is not None:
         producer = confluent_kafka.Producer({"bootstrap.servers": servers, "linger.ms": 20, "acks": 1,
                                              "enable.idempotence": False, "batch.size": 512 * 1024})
-        for i in range(count):
+        for i, (key, value) in enumerate(records):
             while True:
                 try:
-                    producer.produce(topic, value, partition=i % PARTITIONS)
+                    producer.produce(topic, value, key, partition=i % PARTITIONS)
                     break
                 except BufferError:
                     producer.poll(0.05)
@@ -86,8 +99,8 @@ def _fill(servers: str, topic: str, count: int) -> float:
         from kafka.producer import KafkaProducer
 
         with KafkaProducer(bootstrap_servers=servers, acks=1, linger_ms=20, batch_size=512 * 1024) as producer:
-            for i in range(count):
-                producer.send(topic, value, partition=i % PARTITIONS)
+            for i, (key, value) in enumerate(records):
+                producer.send(topic, value, key=key, partition=i % PARTITIONS)
             producer.flush()
     return time.perf_counter() - started
 
@@ -314,7 +327,12 @@ def main() -> None:
     parser.add_argument("--skip", action="append", default=[], choices=["read", "write", "stream", "client"])
     parser.add_argument("--isolation-level", choices=sorted(ISOLATION_LEVELS), default="read_uncommitted",
                         help="of the batch reads (both: the two, one after the other, on the same topic)")
+    parser.add_argument("--lengths", help="MIN-MAX: the read topic's value lengths spread evenly over this "
+                                          "range (default: all %d bytes)" % VALUE_SIZE)
+    parser.add_argument("--keyed", action="store_true", help="the read topic's records have keys of 8-36 bytes")
     args = parser.parse_args()
+    shortest, longest = (int(v) for v in args.lengths.split("-")) if args.lengths else (VALUE_SIZE, VALUE_SIZE)
+    lengths = (shortest, longest)
 
     kafka.spark.configure_python()
     work = tempfile.mkdtemp(prefix="kafkawire-bench-spark-")
@@ -323,8 +341,8 @@ def main() -> None:
     repo = os.path.dirname(HERE)
     os.environ["PYTHONPATH"] = os.pathsep.join(p for p in (repo, os.environ.get("PYTHONPATH")) if p)
 
-    report: Dict[str, Any] = {"records": args.records, "value_bytes": VALUE_SIZE, "partitions": PARTITIONS,
-                              "python": sys.version.split()[0]}
+    report: Dict[str, Any] = {"records": args.records, "value_bytes": "%d-%d" % lengths, "keyed": args.keyed,
+                              "partitions": PARTITIONS, "python": sys.version.split()[0]}
     with contextlib.ExitStack() as stack:
         servers = args.bootstrap_servers
         if servers is None:
@@ -333,7 +351,7 @@ def main() -> None:
             servers = stack.enter_context(EmbeddedBroker()).bootstrap_servers
         topic = _create(servers, PARTITIONS)
         if "read" not in args.skip or "client" not in args.skip:
-            report["fill_s"] = round(_fill(servers, topic, args.records), 2)
+            report["fill_s"] = round(_fill(servers, topic, args.records, lengths, args.keyed), 2)
         if "client" not in args.skip:
             report["client_alone_records_per_s"] = {k: round(v) for k, v in
                                                     _client_alone(servers, topic, args.records).items()}

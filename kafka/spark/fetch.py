@@ -4,8 +4,9 @@ A Spark task reads a known range ``[start, end)`` of a single partition, so
 it needs none of the consumer's machinery (subscriptions, positions of many
 partitions, per-record ``ConsumerRecord`` objects). :func:`fetch_range`
 sends Fetch requests to the partition's leader itself, one ahead of the
-records being handed out, and yields the records of each batch as a
-:data:`BatchDecoder` gives them — ready to be turned into Arrow columns.
+records being handed out, and yields the records of each run of batches
+as a :data:`BatchDecoder` gives them — ready to be turned into Arrow
+columns.
 
 With ``read_committed`` the Fetch requests say so, nothing at or after a
 response's last stable offset is handed out, and the batches of aborted
@@ -15,7 +16,7 @@ transactions are left out (:mod:`kafka.spark.aborted`).
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterator, List, Optional, Sequence, Tuple
 
 from kafka import errors
 from kafka.client import topic_ids
@@ -29,14 +30,20 @@ from kafka.spark.aborted import AbortedTransactions
 from kafka.structs import TopicPartition
 
 
-#: ``decode(batch, low, high)``: the records of ``batch`` with ``low <= offset < high`` (any sized
-#: container) and the offset of the batch's first record (None if it has none).
-BatchDecoder = Callable[[Any, int, int], Tuple[Any, Optional[int]]]
+#: ``decode(batches, low, high)``: the records of ``batches`` (consecutive record batches of one
+#: partition) with ``low <= offset < high`` (any sized container) and the offset of their first
+#: record (None if they have none).
+BatchDecoder = Callable[[Sequence[Any], int, int], Tuple[Any, Optional[int]]]
+
+#: Batches are handed to the decoder in runs of at least this many records
+#: (or all a response has), so that a decoder with a cost per call pays it
+#: once per run: librdkafka's batches often hold a few hundred records.
+DECODE_RECORDS = 10_000
 
 
-def record_tuples(batch: Any, low: int, high: int) -> Tuple[List[Any], Optional[int]]:
+def record_tuples(batches: Sequence[Any], low: int, high: int) -> Tuple[List[Any], Optional[int]]:
     """A :data:`BatchDecoder` giving the record tuples of :mod:`kafka.record`."""
-    records = list(batch)
+    records = [record for batch in batches for record in batch]
     if not records:
         return records, None
     first_offset = records[0][0]
@@ -89,10 +96,11 @@ class RangeFetcher:
 
     def fetch_range(self, tp: TopicPartition, start: int, end: int, fail_on_data_loss: bool,
                     poll_timeout_ms: int, decode: BatchDecoder = record_tuples) -> Iterator[Any]:
-        """The records of ``[start, end)``, one ``decode(batch, low, high)`` result per record batch.
+        """The records of ``[start, end)``, one ``decode(batches, low, high)`` result per run of batches.
 
-        By default a list of record tuples ``(offset, timestamp,
-        timestamp_type, key, value, headers)`` per batch. Records gone from
+        Runs hold about :data:`DECODE_RECORDS` records, or what is left of
+        a Fetch response. By default a list of record tuples ``(offset,
+        timestamp, timestamp_type, key, value, headers)`` per run. Records gone from
         the log raise OffsetOutOfRangeError with ``fail_on_data_loss``, else
         are skipped.
         """
@@ -145,15 +153,11 @@ class RangeFetcher:
             if after < end:
                 pending = self._send(tp, after)  # the next fetch travels while this one is decoded
             first = True
-            for batch in batches:
-                if batch.next_offset <= position:
+            for run in self._decode_runs(batches, position, aborted):
+                if not run:  # a skipped batch holding ``position``: the log still has it, no data loss
+                    first = False
                     continue
-                skip = batch.is_control_batch if aborted is None else aborted.skips(batch)
-                if skip:
-                    if batch.base_offset <= position:
-                        first = False  # the log still holds ``position``: no data loss to look for
-                    continue
-                records, first_offset = decode(batch, position, limit)
+                records, first_offset = decode(run, position, limit)
                 if first:
                     if fail_on_data_loss and first_offset is not None and first_offset > position \
                             and position == start and self._log_start(tp) > position:
@@ -164,6 +168,31 @@ class RangeFetcher:
                 if len(records):
                     yield records
             position = after
+
+    @staticmethod
+    def _decode_runs(batches: List[Any], position: int, aborted: Optional[AbortedTransactions]) -> Iterator[List[Any]]:
+        """The batches to decode from ``position`` on, in runs of about :data:`DECODE_RECORDS` records.
+
+        Control batches and those of aborted transactions are left out; an
+        empty run stands for one of them that holds ``position``.
+        """
+        run: List[Any] = []
+        records = 0
+        for batch in batches:
+            if batch.next_offset <= position:
+                continue
+            skip = batch.is_control_batch if aborted is None else aborted.skips(batch)
+            if skip:
+                if batch.base_offset <= position:
+                    yield []
+                continue
+            run.append(batch)
+            records += batch.next_offset - batch.base_offset
+            if records >= DECODE_RECORDS:
+                yield run
+                run, records = [], 0
+        if run:
+            yield run
 
     def _check_idle(self, tp: TopicPartition, position: int, end: int, deadline: float, poll_timeout_ms: int) -> None:
         if time.monotonic() > deadline:

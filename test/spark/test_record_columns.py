@@ -30,21 +30,23 @@ pytest.importorskip("numpy")
 from kafka.spark.arrow import BatchBuilder  # noqa: E402
 from kafka.spark.arrow_columns import ColumnBatchBuilder  # noqa: E402
 from kafka.spark.fetch import RangeFetcher, record_tuples  # noqa: E402
-from kafka.spark.record_columns import columns_between, decode_batch  # noqa: E402
+from kafka.spark.record_columns import columns_between, decode_batch, decode_batches  # noqa: E402
 
 BASE_TS = 1_700_000_000_000
 
 
-def _arrow_both(blob, low=0, high=1 << 62, include_headers=True):
-    """The Arrow batches of both paths for the data batches of ``blob`` (control batches skipped)."""
+def _arrow_both(blob, low=0, high=1 << 62, include_headers=True, together=False):
+    """The Arrow batches of both paths for the data batches of ``blob`` (control batches skipped).
+
+    Each batch is decoded on its own, or with ``together`` all in one call.
+    """
     by_rows = BatchBuilder("t", 3, include_headers)
     by_columns = ColumnBatchBuilder("t", 3, include_headers)
     firsts = []
-    for batch in MemoryRecords(blob):
-        if getattr(batch, "is_control", False):
-            continue
-        records, first = record_tuples(batch, low, high)
-        columns, first_c = columns_between(batch, low, high)
+    batches = [batch for batch in MemoryRecords(blob) if not getattr(batch, "is_control", False)]
+    for run in [batches] if together else [[batch] for batch in batches]:
+        records, first = record_tuples(run, low, high)
+        columns, first_c = columns_between(run, low, high)
         firsts.append((first, first_c))
         by_rows.extend_records(records)
         by_columns.add(columns)
@@ -117,6 +119,49 @@ def test_columns_equal_record_path(shape):
     assert got.num_rows > 0
 
 
+# Several batches in one call: different base offsets and timestamps, timestamp types,
+# compressed and not, transactional, keys and headers in some only.
+SEVERAL = b"".join([
+    _batch(300, base_offset=0), _batch(200, base_offset=300, timestamp_type=1),
+    _batch(150, base_offset=500, codec=1, key=lambda i: b"k%d" % i),
+    _batch(100, base_offset=650, headers=lambda i: [("h", b"%d" % i)] if i % 3 else []),
+    _batch(80, base_offset=750, value=lambda i: bytes(RNG.randrange(0, 400))),
+    _batch(60, base_offset=830, transactional=True), _batch(40, base_offset=890, codec=4)])
+
+
+def test_batches_decoded_together_equal_the_record_path():
+    got = _assert_same(SEVERAL, together=True)
+    assert got.num_rows == 930
+    uncompressed = b"".join([_batch(300, base_offset=0), _batch(200, base_offset=300, timestamp_type=1),
+                             _batch(50, base_offset=500, key=lambda i: b"%d" % i)])
+    _assert_same(uncompressed, together=True)
+    assert decode_batches(list(MemoryRecords(SEVERAL))) is not None
+    for low, high in ((0, 1), (299, 301), (640, 900), (929, 1000)):
+        _assert_same(SEVERAL, low=low, high=high, together=True)
+
+
+def test_a_bad_batch_among_several_raises_as_the_record_path():
+    bad = _corrupt(_batch(50, base_offset=100, value=lambda i: b"x" * 100), 61, 0x7F)
+    blob = _batch(100) + bad + _batch(10, base_offset=150)
+    batches = list(MemoryRecords(blob))
+    assert decode_batches(batches) is None
+    with pytest.raises(errors.KafkaError) as caught:
+        list(batches[1])
+    expected = caught.value
+    with pytest.raises(type(expected)) as caught:
+        columns_between(batches, 0, 1000)
+    assert str(caught.value) == str(expected)
+
+
+def test_legacy_batches_among_several_take_the_record_path():
+    legacy = LegacyRecordBatchBuilder(1, 0)
+    for i in range(5):
+        legacy.append(i, BASE_TS + i, b"k", b"legacy-%d" % i)
+    blob = bytes(legacy.build()) + _batch(20, base_offset=5)
+    assert decode_batches(list(MemoryRecords(blob))) is None
+    _assert_same(blob, together=True)
+
+
 @pytest.mark.parametrize("shape", ["fixed values", "varying lengths", "headers", "gzip"])
 def test_offset_window_inside_batches(shape):
     blob = SHAPES[shape]
@@ -175,7 +220,7 @@ def test_malformed_records_raise_as_the_record_path(at, byte):
     expected = _record_error(blob)
     assert decode_batch(next(iter(MemoryRecords(blob)))) is None
     with pytest.raises(type(expected)) as caught:
-        columns_between(next(iter(MemoryRecords(blob))), 0, 100)
+        columns_between([next(iter(MemoryRecords(blob)))], 0, 100)
     assert str(caught.value) == str(expected)
 
 
@@ -201,7 +246,7 @@ def test_malformed_walked_records_raise_as_the_record_path(record, byte):
     expected = _record_error(blob)
     assert decode_batch(next(iter(MemoryRecords(blob)))) is None
     with pytest.raises(type(expected)) as caught:
-        columns_between(next(iter(MemoryRecords(blob))), 0, 100)
+        columns_between([next(iter(MemoryRecords(blob)))], 0, 100)
     assert str(caught.value) == str(expected)
 
 
@@ -210,7 +255,7 @@ def test_record_count_beyond_the_body():
     struct.pack_into(">i", blob, 57, 41)
     expected = _record_error(bytes(blob))
     with pytest.raises(type(expected)):
-        columns_between(next(iter(MemoryRecords(bytes(blob)))), 0, 100)
+        columns_between([next(iter(MemoryRecords(bytes(blob))))], 0, 100)
 
 
 @pytest.mark.parametrize("codec", ["none", "gzip", "snappy", "lz4", "zstd"])
@@ -236,8 +281,10 @@ def test_our_producer_batches_through_the_broker(broker):
         for i in range(3000):
             producer.send(topic, value=b"v" * (i % 200), key=b"k%d" % i if i % 2 else None, partition=0,
                           headers=[("n", b"%d" % i)] if i % 4 == 0 else None)
-        producer.flush()
-    _assert_same_through_fetcher(broker, topic, 3000)
+            if i % 500 == 499:
+                producer.flush()  # batches of at most 500 records, several to a Fetch response
+    run_lengths = _assert_same_through_fetcher(broker, topic, 3000)
+    assert max(run_lengths) > 1  # batches are decoded several at a time
 
 
 def _assert_same_through_fetcher(broker, topic, count):
@@ -255,9 +302,12 @@ def _assert_same_through_fetcher(broker, topic, count):
             by_rows.extend_records(records)
         fast = []
 
-        def decode(batch, start, stop):
-            fast.append(decode_batch(batch) is not None)
-            return columns_between(batch, start, stop)
+        run_lengths = []
+
+        def decode(batches, start, stop):
+            fast.append(decode_batches(batches) is not None)
+            run_lengths.append(len(batches))
+            return columns_between(batches, start, stop)
 
         for columns in fetcher.fetch_range(tp, low, high, True, 30_000, decode=decode):
             by_columns.add(columns)
@@ -266,6 +316,7 @@ def _assert_same_through_fetcher(broker, topic, count):
         assert got.num_rows == high - low
         assert got.to_pylist() == expected.to_pylist()
         assert got.equals(expected)
+        return run_lengths
     finally:
         client.close()
 
