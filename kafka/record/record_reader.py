@@ -298,6 +298,7 @@ def decode_each(
     short_length = _SHORT_LENGTH
     cached_key = _header_keys.get  # header key bytes -> str, new ones by new_key
     new_key = _header_key
+    length: Optional[int] = None  # the record being read, for the error raised on damage
     try:
         for i in range(len(out)):
             # The record's length; then the record from its attributes byte
@@ -320,7 +321,9 @@ def decode_each(
             # test of its own: reading past ``rec`` raises IndexError, the
             # check against the fields' end below rejects a short read (and
             # the reader's check against ``stop`` after the chunk a record
-            # past it); slices taken before that only copy bytes.
+            # past it); slices taken before that only copy bytes. A negative
+            # one can wrap the slice round to the end of ``buf``, so the
+            # error it trips is replaced below by one that names it.
             b = rec[1]  # after the attributes byte, which is unused
             if b < 0x80:
                 timestamp = ts_one[b]
@@ -476,6 +479,12 @@ def decode_each(
                         hsize,
                     ),
                 )
-    except IndexError:
-        raise CorruptRecordError("record data ends inside a record") from None
+    except (IndexError, CorruptRecordError) as exc:
+        # A length of 0 or less is not tested per record; whatever it made
+        # the decoding trip over, say what was wrong in the first place.
+        if length is not None and length <= 0:
+            raise _bad_length("record", length) from None
+        if isinstance(exc, IndexError):
+            raise CorruptRecordError("record data ends inside a record") from None
+        raise
     return pos

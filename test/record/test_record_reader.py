@@ -539,6 +539,23 @@ def test_a_record_length_that_does_not_match_its_fields_raises_our_error(length_
         assert failed and records == read_all(first, 1)[: len(records)]
 
 
+@pytest.mark.parametrize("length", [0, -1, -64, -3000])
+@pytest.mark.parametrize("before", [0, 1, 90, 5000])
+def test_a_record_length_of_zero_or_less_is_named_wherever_the_record_is(length, before):
+    # A negative length makes the record's slice wrap round to the end of the
+    # buffer or come out empty, depending on where the record is: either way
+    # the error says what is wrong. ``before`` bytes of padding precede the body.
+    first = record_bytes(0, 0, None, b"first", ())
+    good = record_bytes(3, 1, b"key", b"value" * 30, (("k", b"v"),))
+    _, at = _spec_varint(good, 0, len(good))
+    body = first + zigzag_varint(length) + good[at:] + record_bytes(1, 2, None, b"next" * 70, ())
+    buf = b"\x00" * before + body
+    out = [None] * 3
+    with pytest.raises(CorruptRecordError, match="invalid record length %d$" % length):
+        decode_each(buf, before, len(buf), out, BASE_OFFSET, BASE_TS, None, 0, None, ())
+    assert out[0] == read_all(first, 1)[0]
+
+
 def test_records_longer_than_256_bytes_decode_the_same():
     # Positions inside such a record are past the interpreter's shared small ints.
     specs = [(i, i, b"k" * (i * 37 % 80), b"v" * (200 + i * 101 % 900),
