@@ -39,7 +39,7 @@ import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
 from kafka.record.batch import RecordBatch
-from kafka.record.varint import decode_varint
+from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR_ROWS, decode_varint
 
 __all__ = ["BinaryColumn", "RecordColumns", "decode_batch", "decode_batches", "columns_between", "concat"]
 
@@ -186,6 +186,7 @@ def decode_batches(batches: Sequence[Any]) -> Optional[RecordColumns]:
     batches pays numpy's cost per call (some hundreds of µs in all) once.
     """
     bodies = []
+    counts = []
     for batch in batches:
         if not isinstance(batch, RecordBatch) or batch.is_control:
             return None
@@ -194,6 +195,7 @@ def decode_batches(batches: Sequence[Any]) -> Optional[RecordColumns]:
         if count <= 0 or count * _MIN_RECORD_SIZE > stop - pos:
             return None
         bodies.append((buf, pos, stop))
+        counts.append(count)
     if not bodies:
         return None
     buf = bodies[0][0]
@@ -203,7 +205,6 @@ def decode_batches(batches: Sequence[Any]) -> Optional[RecordColumns]:
         placed = np.cumsum([0] + [stop - pos for _, pos, stop in bodies]).tolist()
         bodies = [(buf, placed[i], placed[i + 1]) for i in range(len(bodies))]
     arr = np.frombuffer(buf, np.uint8)
-    counts = [batch.record_count for batch in batches]
     try:
         ends = [_record_ends(buf, arr, pos, stop, count) for (_, pos, stop), count in zip(bodies, counts)]
         ends_all = ends[0] if len(ends) == 1 else np.concatenate(ends)
@@ -325,20 +326,14 @@ def _run_length(arr: np.ndarray, pos: int, width: int, stride: int, fit: int) ->
 
 
 def _build_steps() -> List[List[int]]:
-    def zigzag(raw: int) -> int:
-        return (raw >> 1) ^ -(raw & 1)
-
     rows = []
     for b0 in range(256):
         if b0 < 0x80:
-            length = zigzag(b0)
+            length = ZIGZAG_BYTE[b0]
             rows.append([1 + length if length > 0 else 0] * 256)
         else:
-            row = [0] * 256
-            for b1 in range(0x80):
-                length = zigzag((b0 & 0x7F) | b1 << 7)
-                row[b1] = 2 + length if length > 0 else 0
-            rows.append(row)
+            lengths = [ZIGZAG_PAIR_ROWS[b1][b0] for b1 in range(0x80)]
+            rows.append([2 + length if length > 0 else 0 for length in lengths] + [0] * 0x80)
     return rows
 
 
