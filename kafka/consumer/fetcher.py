@@ -94,7 +94,7 @@ class CompletedFetch:
 
     __slots__ = ("tp", "fetch_offset", "records", "high_watermark", "last_stable_offset", "log_start_offset",
                  "aborted", "error_code", "_iterator", "assignment_version", "_state", "_pending", "_batch_end",
-                 "end_offset")
+                 "end_offset", "handed_to")
 
     def __init__(self, tp: TopicPartition, fetch_offset: int, records: bytes, high_watermark: int,
                  last_stable_offset: int, log_start_offset: int, aborted: List[Tuple[int, int]], error_code: int,
@@ -115,6 +115,8 @@ class CompletedFetch:
         #: The offset after the last complete batch, where the partition's
         #: next fetch may start before this one is used up; None: not before.
         self.end_offset = end_offset
+        #: The partition's position after the records handed out so far.
+        self.handed_to = fetch_offset
 
 
 def _past_max_offset(tp: Tuple[str, int], base_offset: int) -> errors.CorruptRecordError:
@@ -307,6 +309,10 @@ class Fetcher:
     def _collect(self, out: Dict[TopicPartition, List[ConsumerRecord]], limit: int) -> None:
         while limit > 0:
             current = self._current
+            if current is not None and current._state.position != current.handed_to:
+                # The position moved back (an iteration stopped between records):
+                # what is left here is read again by a new fetch from there.
+                current = self._current = None
             if current is None:
                 if not self._completed:
                     break
@@ -402,6 +408,7 @@ class Fetcher:
             # resumed, by the next poll: emptied, it keeps none of the records
             # handed out alive (see kafka.consumer.gc_pause).
             pending.clear()
+        fetch.handed_to = state.position
         return out
 
     def _records(self, fetch: CompletedFetch, state: Any) -> Iterator[Tuple[List[ConsumerRecord], int]]:

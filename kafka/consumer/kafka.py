@@ -29,6 +29,7 @@ from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.gc_pause import restore_threshold
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
+from kafka.record.rows import OFFSET
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
 
@@ -264,11 +265,41 @@ class ModernKafkaConsumer:
             batches = self.poll(timeout_ms=max(wait_ms, 0.0))
             if batches:
                 last_record = time.monotonic()
-                for records in batches.values():
-                    for record in records:
-                        yield record
+                yield from self._hand_out_one_by_one(batches)
             elif timeout != float("inf") and time.monotonic() - last_record >= timeout / 1000.0:
                 return
+
+    def _hand_out_one_by_one(self, batches: Dict[TopicPartition, List[ConsumerRecord]]) -> Iterator[ConsumerRecord]:
+        """Yield a poll's records one at a time, the positions following what was yielded.
+
+        ``poll`` advanced each position past all of its records; they go back
+        to the first record and move on with each one the application is
+        given, so that a commit (``close()``, auto-commit, ``commit()``) made
+        between two ``next()`` calls covers only records handed out. A
+        partition sought, paused or revoked meanwhile keeps its new position
+        and its remaining records are dropped (they are fetched again). When
+        iteration stops halfway, the fetcher sees that the position is behind
+        what it handed out and fetches again from there.
+        """
+        subscription = self._subscription
+        ends = {}
+        for tp, records in batches.items():
+            state = subscription.assigned_state(tp)
+            if state is not None and state.position is not None:
+                ends[tp] = state.position
+                state.position = records[0][OFFSET]
+        for tp, records in batches.items():
+            end = ends.get(tp)
+            if end is None:
+                continue
+            expected = records[0][OFFSET]
+            last = len(records) - 1
+            for i, record in enumerate(records):
+                state = subscription.assigned_state(tp)
+                if state is None or state.paused or state.position != expected:
+                    break  # sought, paused or revoked since the poll
+                expected = state.position = end if i == last else record[OFFSET] + 1
+                yield record
 
     # -- positions ----------------------------------------------------------------------------
 

@@ -168,6 +168,10 @@ class SubscriptionState:
         """Whether ``tp`` is assigned."""
         return tp in self._assignment
 
+    def assigned_state(self, tp: TopicPartition) -> Optional[PartitionState]:
+        """The state of ``tp`` if it is assigned, else None."""
+        return self._assignment.get(tp)
+
     def state(self, tp: TopicPartition) -> PartitionState:
         """The state of an assigned partition (IllegalStateError if not assigned)."""
         try:
