@@ -371,10 +371,12 @@ class Consumer:
                 self._raise_rebalance_error()
                 out.append(Message(error=error))
                 return out
-            self._raise_rebalance_error()
             for records in batches.values():
                 self._buffer.extend(records)
                 self._rx_msgs += len(records)
+            # Raised after the records are buffered: the engine has moved its
+            # positions past them, so they must stay for the next poll.
+            self._raise_rebalance_error()
 
     def _raise_rebalance_error(self) -> None:
         error, self._rebalance_error = self._rebalance_error, None

@@ -64,7 +64,6 @@ class Consumer:
         self._logger = logger
         self._inner_consumer: Optional[ConfluentConsumer] = None
         self._lock = threading.Lock()
-        self._callback_error: Optional[BaseException] = None
         self._closed = False
 
     @property
@@ -81,14 +80,8 @@ class Consumer:
                 self._inner_consumer = ConfluentConsumer(dict(self._consumer_config), logger=self._logger)
             return self._inner_consumer
 
-    def _raise_callback_error(self) -> None:
-        error, self._callback_error = self._callback_error, None
-        if error is not None:
-            raise error
-
     def _wrap(self, callback: Optional[RebalancingCallback]) -> Optional[RebalancingCallback]:
-        # An exception raised inside a rebalance callback would be lost in the
-        # client's event loop: keep it and raise it from the next poll().
+        # Logged here, raised from poll() by the client, which keeps the records it had fetched.
         if callback is None:
             return None
 
@@ -96,10 +89,9 @@ class Consumer:
         def wrapper(consumer: ConfluentConsumer, partitions: List[TopicPartition]) -> None:
             try:
                 callback(consumer, partitions)
-            except Exception as exc:  # noqa: BLE001
+            except Exception as exc:
                 self._logger.error("Error in rebalance callback %r: %s", callback, exc)
-                if self._callback_error is None:
-                    self._callback_error = exc
+                raise
 
         return wrapper
 
@@ -109,9 +101,7 @@ class Consumer:
         A rebalance callback (``on_assign``, ``on_revoke``, ``on_lost``) may
         run here; an exception it raised is raised from here.
         """
-        message = self._consumer.poll(_timeout(timeout))
-        self._raise_callback_error()
-        return message
+        return self._consumer.poll(_timeout(timeout))
 
     def subscribe(self, topics: List[str], on_assign: Optional[RebalancingCallback] = None,
                   on_revoke: Optional[RebalancingCallback] = None,

@@ -133,3 +133,43 @@ def test_pausing_during_iteration_keeps_the_rest_for_after_resume(broker, topic)
         assert [record.offset for record in consumer] == list(range(5, RECORDS))
     finally:
         consumer.close()
+
+
+def test_a_listener_that_raises_loses_no_record(broker):
+    name = "listener-%s" % uuid.uuid4().hex[:8]
+    create_topic(broker.bootstrap_servers, name, 2)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=20) as producer:
+        for partition in (0, 1):
+            for i in range(500):
+                producer.send(name, value=b"%d" % i, partition=partition)
+        producer.flush(30)
+
+    class RaisingOnce:
+        raised = 0
+
+        def on_partitions_revoked(self, revoked):
+            pass
+
+        def on_partitions_assigned(self, assigned):
+            if not self.raised:
+                self.raised += 1
+                raise RuntimeError("listener failed")
+
+    listener = RaisingOnce()
+    consumer = _consumer(broker, "g-" + uuid.uuid4().hex[:8], session_timeout_ms=6000, heartbeat_interval_ms=500)
+    consumer.subscribe([name], listener=listener)
+    seen, failures = set(), 0
+    deadline = time.monotonic() + 60
+    try:
+        while len(seen) < 1000 and time.monotonic() < deadline:
+            try:
+                batches = consumer.poll(timeout_ms=200)
+            except RuntimeError:
+                failures += 1
+                continue
+            for tp, records in batches.items():
+                seen.update((tp.partition, r.offset) for r in records)
+    finally:
+        consumer.close()
+    assert (listener.raised, failures) == (1, 1)
+    assert {(p, o) for p in (0, 1) for o in range(500)} - seen == set()
