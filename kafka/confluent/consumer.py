@@ -503,9 +503,17 @@ class Consumer:
         committed partitions (or raises), and ``on_commit`` is not called.
         """
         self._check_open()
-        to_commit = self._offsets_from(message, offsets)
+        given = self._offsets_from(message, offsets)
+        # As librdkafka: offsets below 0 (logical ones included) are left out
+        # of the request, and a commit left with none fails with _NO_OFFSET.
+        to_commit = {etp: om for etp, om in given.items() if om.offset >= 0}
         if not to_commit:
-            raise KafkaException(KafkaError(KafkaError._NO_OFFSET))  # type: ignore[attr-defined]
+            if not asynchronous:
+                raise KafkaException(KafkaError(KafkaError._NO_OFFSET,  # type: ignore[attr-defined]
+                                                "Commit failed: Local: No offset stored"))
+            shown = given or {etp: OffsetAndMetadata(OFFSET_INVALID, "") for etp in self._engine.assignment()}
+            self._queue_commit_result(KafkaError(KafkaError._NO_OFFSET), shown)  # type: ignore[attr-defined]
+            return None
         if asynchronous:
             self._send_commit(to_commit)
             return None
@@ -516,7 +524,7 @@ class Consumer:
             raise KafkaException(from_engine(exc)) from exc
         for etp, om in to_commit.items():
             self._committed_sent[etp] = om.offset
-        return [self._result_tp(etp, om) for etp, om in sorted(to_commit.items())]
+        return [self._result_tp(etp, om) for etp, om in sorted(given.items())]
 
     @staticmethod
     def _result_tp(etp: EngineTP, om: OffsetAndMetadata) -> TopicPartition:

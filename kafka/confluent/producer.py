@@ -33,6 +33,7 @@ from kafka.producer.batch import ValueColumns
 from kafka.producer.future import ProduceResult
 from kafka.producer.kafka import KafkaProducer
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
+from kafka.record.varint import size_of_varint
 
 log = logging.getLogger(__name__)
 _monotonic = time.monotonic
@@ -75,6 +76,31 @@ def _headers(headers: Any) -> Optional[Tuple[Tuple[str, Optional[bytes]], ...]]:
         # confluent-kafka takes any header name and uses its str().
         out.append((name if isinstance(name, str) else str(name), _as_bytes("header value", value)))
     return tuple(out) or None
+
+
+#: librdkafka's "unassigned" partition: the partitioner chooses. Any other negative partition is unknown.
+PARTITION_UA = -1
+
+#: What librdkafka adds to a record's key, value and headers at most when it
+#: checks ``message.max.bytes`` in produce(): the record's length, attributes,
+#: timestamp and offset deltas, key and value lengths and header count, each
+#: as a varint of its largest size.
+_RECORD_MAX_OVERHEAD = 5 + 1 + 10 + 5 + 5 + 5 + 5
+
+
+def _headers_wire_size(headers: Tuple[Tuple[str, Optional[bytes]], ...]) -> int:
+    """The bytes ``headers`` take in a record batch (name and value, each after its varint length)."""
+    size = 0
+    for name, value in headers:
+        name_size = len(name.encode("utf-8"))
+        value_size = len(value) if value is not None else 0
+        size += size_of_varint(name_size) + name_size + size_of_varint(value_size) + value_size
+    return size
+
+
+def _too_large() -> KafkaException:
+    return KafkaException(KafkaError(KafkaError.MSG_SIZE_TOO_LARGE,  # type: ignore[attr-defined]
+                                     "Unable to produce message: Broker: Message size too large"))
 
 
 #: Records kept back before produce() hands them to the engine itself (the sender takes them earlier).
@@ -194,6 +220,8 @@ class Producer:
         self._only_errors = self._config.get_bool("delivery.report.only.error")
         self._max_messages = self._config.get_int("queue.buffering.max.messages")
         self._max_bytes = self._config.get_int("queue.buffering.max.kbytes") * 1024
+        #: The most bytes of key, value and headers a record may have (message.max.bytes).
+        self._max_record_data = self._config.get_int("message.max.bytes") - _RECORD_MAX_OVERHEAD
         self._partitioner = PARTITIONERS[self._config.get("partitioner") or "consistent_random"]
         self._message_timeout = self._config.get_int("message.timeout.ms") / 1000.0
         self._linger_too_long = _linger_outlasts_timeout(self._config)
@@ -283,6 +311,9 @@ class Producer:
             report_to = self._on_delivery
         started = _monotonic()
         size = (len(key_bytes) if key_bytes else 0) + (len(value_bytes) if value_bytes else 0)
+        if size > self._max_record_data or (
+                record_headers is not None and size + _headers_wire_size(record_headers) > self._max_record_data):
+            raise _too_large()
         record = (timestamp if timestamp > 0 else int(_time() * 1000), key_bytes, value_bytes, record_headers)
         extra = (report_to, started, size)
         with self._lock:
@@ -298,7 +329,7 @@ class Producer:
                 self._refresh_at[topic] = started + self._refresh_every
                 threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
                                  name="kafkawire-confluent-refresh-%s" % topic).start()
-            if partition < 0:
+            if partition == PARTITION_UA:
                 partition = self._choose(topic, key_bytes, partitions, sticky=True)
             elif partition not in partitions:
                 raise KafkaException(KafkaError(
@@ -470,11 +501,12 @@ class Producer:
                     for waiting in batch:
                         if waiting.purged:
                             continue
-                        if error is not None or (waiting.partition >= 0 and waiting.partition not in partitions):
+                        if error is not None or (waiting.partition != PARTITION_UA
+                                                 and waiting.partition not in partitions):
                             failed.append(waiting)
                             continue
                         partition = waiting.partition
-                        if partition < 0:
+                        if partition == PARTITION_UA:
                             partition = self._choose(topic, waiting.record[1], partitions, sticky=False)
                         self._keep(topic, partition, waiting.record, waiting.extra)
                 for waiting in failed:
@@ -572,7 +604,7 @@ class Producer:
             self._reports_served += len(records)
             if only_errors and error is None:
                 continue
-            shown_partition = partition if partition >= 0 else None
+            shown_partition = partition if partition != PARTITION_UA else None
             stamp_type = 1 if append_time >= 0 else 0  # the row's: 0 create time, 1 log-append time
             skip = group.skip
             for i, (record, extra) in enumerate(zip(records, extras)):

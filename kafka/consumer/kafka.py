@@ -28,7 +28,7 @@ from kafka.config_checks import check_config_values
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.gc_pause import restore_threshold
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
-from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, reset_strategy
+from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, check_offset, reset_strategy
 from kafka.record.rows import OFFSET
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
@@ -393,8 +393,11 @@ class ModernKafkaConsumer:
     def _offsets_to_commit(self, offsets: Optional[Dict[TopicPartition, Any]]) -> Dict[TopicPartition, OffsetAndMetadata]:
         if offsets is None:
             return self._subscription.all_consumed()
-        return {check_topic_partition(tp): o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(int(o), "")
-                for tp, o in offsets.items()}
+        checked = {}
+        for tp, o in offsets.items():
+            checked[check_topic_partition(tp)] = om = o if isinstance(o, OffsetAndMetadata) else OffsetAndMetadata(o, "")
+            check_offset(om.offset, "an offset to commit")
+        return checked
 
     def group_metadata(self) -> Any:
         """This member's :class:`~kafka.consumer.group.common.GroupMetadata` (group id, generation,

@@ -39,6 +39,17 @@ def _compile(pattern: Any) -> "Pattern[str]":
         raise errors.IllegalArgumentError("subscription pattern %r is not a valid regex: %s" % (pattern, exc)) from None
 
 
+def check_offset(offset: Any, what: str = "offset") -> int:
+    """``offset`` as an int if it is a real offset (0 to 2**63 - 1); IllegalArgumentError if not."""
+    try:
+        position = operator.index(offset)
+    except TypeError:
+        position = -1
+    if not 0 <= position <= MAX_OFFSET:
+        raise errors.IllegalArgumentError("%s must be an int from 0 to 2**63 - 1, not %r" % (what, offset))
+    return position
+
+
 def reset_strategy(name: str) -> str:
     """Normalize an ``auto_offset_reset`` value."""
     try:
@@ -184,12 +195,7 @@ class SubscriptionState:
 
     def seek(self, tp: TopicPartition, offset: int, leader_epoch: int = -1) -> None:
         """Fetch ``tp`` from ``offset`` next (an int from 0 to 2**63 - 1)."""
-        try:
-            position = operator.index(offset)
-        except TypeError:
-            position = -1
-        if not 0 <= position <= MAX_OFFSET:
-            raise errors.IllegalArgumentError("offset must be an int from 0 to 2**63 - 1, not %r" % (offset,))
+        position = check_offset(offset)
         state = self.state(tp)
         with self._lock:
             state.position = position

@@ -85,6 +85,8 @@ def test_bad_columns_are_refused_before_anything_is_queued(broker):
             (lambda: producer.send_batch(topic, [b"a", None], keys=[b"k", None]), errors.IllegalArgumentError),
             (lambda: producer.send_batch(topic, [b"a", 5]), errors.IllegalArgumentTypeError),
             (lambda: producer.send_batch(topic, [b"a"], partition=3), errors.IllegalArgumentError),
+            (lambda: producer.send_batch(topic, [b"a"], partition=-2), errors.IllegalArgumentError),
+            (lambda: producer.send_batch(topic, [b"a"], keys=[b"k" * 20000]), errors.MessageSizeTooLargeError),
             (lambda: producer.send_batch(topic, [b"a"], timestamps=[-1]), errors.IllegalArgumentError),
             (lambda: producer.send_batch(topic, [b"a", b"x" * 20000]), errors.MessageSizeTooLargeError),
             (lambda: producer.send_batch("bad topic!", [b"a"]), errors.IllegalArgumentError),

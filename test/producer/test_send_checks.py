@@ -100,6 +100,7 @@ BAD_ARGUMENTS = [
     dict(partition=1.0),
     dict(partition=True),
     dict(partition=-1),
+    dict(partition=-2),
     dict(partition="0"),
     dict(partition=2),
     dict(key="text"),

@@ -1,0 +1,91 @@
+"""Commits librdkafka refuses, through confluent_kafka and kafka.confluent on one broker.
+
+librdkafka leaves offsets below 0 (logical offsets included) out of a commit
+and fails one left with nothing to send with ``_NO_OFFSET``: a synchronous
+commit raises it, an asynchronous one reports it to ``on_commit``. The
+group's committed offset stays what it was.
+"""
+
+from __future__ import annotations
+
+import time
+import uuid
+
+import pytest
+
+from test.confluent.support import topic_with
+
+
+def _consumer(lib, broker, topic, **extra):
+    conf = {"bootstrap.servers": broker.bootstrap_servers, "group.id": "cr-" + uuid.uuid4().hex[:8],
+            "auto.offset.reset": "earliest", "enable.auto.commit": False}
+    conf.update(extra)
+    consumer = lib.Consumer(conf)
+    consumer.assign([lib.TopicPartition(topic, 0, 0)])
+    return consumer
+
+
+def _error_of(call):
+    try:
+        result = call()
+    except Exception as exc:  # noqa: BLE001 - the outcome is compared
+        error = exc.args[0]
+        return ("raised", type(exc).__name__, error.name(), error.str())
+    return ("returned", [(tp.partition, tp.offset, tp.error) for tp in result or ()])
+
+
+def _committed(lib, consumer, topic):
+    return [tp.offset for tp in consumer.committed([lib.TopicPartition(topic, 0)], timeout=10)]
+
+
+@pytest.mark.parametrize("offset", [-5, -1001, -1, -2, -1000])
+def test_a_synchronous_commit_of_a_negative_offset_is_refused_and_changes_nothing(broker, ck, kc, offset):
+    topic = topic_with(broker, ck, "cr-neg")
+    results = {}
+    for lib in (ck, kc):
+        consumer = _consumer(lib, broker, topic)
+        try:
+            consumer.commit(offsets=[lib.TopicPartition(topic, 0, 2)], asynchronous=False)
+            outcome = _error_of(lambda: consumer.commit(offsets=[lib.TopicPartition(topic, 0, offset)],
+                                                        asynchronous=False))
+            results[lib.__name__] = (outcome, _committed(lib, consumer, topic))
+        finally:
+            consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (
+        ("raised", "KafkaException", "_NO_OFFSET", "Commit failed: Local: No offset stored"), [2])
+
+
+def test_a_negative_offset_beside_a_valid_one_is_left_out(broker, ck, kc):
+    topic = topic_with(broker, ck, "cr-mixed")
+    results = {}
+    for lib in (ck, kc):
+        consumer = _consumer(lib, broker, topic)
+        other = lib.TopicPartition(topic + "-none", 0, -5)
+        try:
+            outcome = consumer.commit(offsets=[other, lib.TopicPartition(topic, 0, 3)], asynchronous=False)
+            results[lib.__name__] = (sorted((tp.topic == topic, tp.offset) for tp in outcome),
+                                     _committed(lib, consumer, topic))
+        finally:
+            consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"] == ([(False, -5), (True, 3)], [3])
+
+
+@pytest.mark.parametrize("explicit", [True, False], ids=["negative-offset", "nothing-stored"])
+def test_an_asynchronous_commit_with_nothing_to_send_reports_no_offset_to_on_commit(broker, ck, kc, explicit):
+    topic = topic_with(broker, ck, "cr-async")
+    results = {}
+    for lib in (ck, kc):
+        reports = []
+        consumer = _consumer(lib, broker, topic, on_commit=lambda err, parts: reports.append(
+            (err.name() if err else None, [(tp.partition, tp.offset) for tp in parts])))
+        try:
+            kwargs = {"offsets": [lib.TopicPartition(topic, 0, -5)]} if explicit else {}
+            returned = consumer.commit(asynchronous=True, **kwargs)
+            deadline = time.monotonic() + 10
+            while not reports and time.monotonic() < deadline:
+                consumer.poll(0.1)
+            results[lib.__name__] = (returned, reports, _committed(lib, consumer, topic))
+        finally:
+            consumer.close()
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (
+        None, [("_NO_OFFSET", [(0, -5 if explicit else -1001)])], [-1001])
