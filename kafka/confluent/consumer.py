@@ -38,6 +38,15 @@ def _tp(tp: TopicPartition) -> EngineTP:
     return EngineTP(tp.topic, tp.partition)
 
 
+def _commit_error(exc: BaseException, prefix: str = "") -> KafkaError:
+    """The error a failed commit reports, as librdkafka builds it: never retriable, a broker's
+    error described by its code (after ``prefix``)."""
+    error = from_engine(exc)
+    if error.code() > 0:
+        return KafkaError(error.code(), prefix + KafkaError(error.code()).str())
+    return KafkaError(error.code(), error.str())
+
+
 def _state_error(text: str) -> KafkaException:
     return KafkaException(KafkaError(KafkaError._STATE, text))  # type: ignore[attr-defined]
 
@@ -359,7 +368,8 @@ class Consumer:
             if left is not None and left <= 0:
                 return out
             if not self._engine.assignment() and not self._subscribed:
-                time.sleep(min(left if left is not None else 0.1, 0.1))
+                # Nothing to fetch; commits made without an assignment still report to on_commit.
+                self._engine.serve_commits(min(left if left is not None else 0.1, 0.1) * 1000.0)
                 continue
             wait_ms = 100.0 if left is None else min(left * 1000.0, 100.0)
             try:
@@ -374,9 +384,18 @@ class Consumer:
             for records in batches.values():
                 self._buffer.extend(records)
                 self._rx_msgs += len(records)
+            for etp, exc in self._engine.take_partition_errors():
+                self._errors.append(self._partition_error_message(etp, exc))
             # Raised after the records are buffered: the engine has moved its
             # positions past them, so they must stay for the next poll.
             self._raise_rebalance_error()
+
+    def _partition_error_message(self, etp: EngineTP, exc: engine_errors.KafkaError) -> Message:
+        """The error event librdkafka gives for an assigned partition it cannot read."""
+        code = from_engine(exc).code()
+        text = 'Failed to fetch committed offset for group "%s" topic %s [%d]: %s' % (
+            self._config.get("group.id"), etp.topic, etp.partition, KafkaError(code).str())
+        return Message(etp.topic, etp.partition, value=text.encode("utf-8"), error=KafkaError(code, text))
 
     def _raise_rebalance_error(self) -> None:
         error, self._rebalance_error = self._rebalance_error, None
@@ -519,9 +538,9 @@ class Consumer:
             return None
         # Like confluent-kafka, a synchronous commit reports through its result only, not on_commit.
         try:
-            self._engine.commit(to_commit)
+            self._engine.commit(to_commit, retry_partition_errors=False)
         except engine_errors.KafkaError as exc:
-            raise KafkaException(from_engine(exc)) from exc
+            raise KafkaException(_commit_error(exc, "Commit failed: ")) from exc
         for etp, om in to_commit.items():
             self._committed_sent[etp] = om.offset
         return [self._result_tp(etp, om) for etp, om in sorted(given.items())]
@@ -533,21 +552,27 @@ class Consumer:
 
     def _send_commit(self, to_commit: Dict[EngineTP, OffsetAndMetadata]) -> None:
         def done(offsets: Any, exc: Optional[BaseException]) -> None:
-            error = None if exc is None else from_engine(exc)
-            if error is None:
-                for etp, om in to_commit.items():
+            error = None if exc is None else _commit_error(exc)
+            refused = getattr(exc, "refused_partitions", {})
+            for etp, om in to_commit.items():
+                if error is None or (refused and etp not in refused):
                     self._committed_sent[etp] = om.offset
-            self._queue_commit_result(error, to_commit)
+            self._queue_commit_result(error, to_commit, refused)
 
         try:
             self._engine.commit_async(to_commit, callback=done)
         except engine_errors.KafkaError as exc:
             self._queue_commit_result(from_engine(exc), to_commit)
 
-    def _queue_commit_result(self, error: Optional[KafkaError], offsets: Dict[EngineTP, OffsetAndMetadata]) -> None:
+    def _queue_commit_result(self, error: Optional[KafkaError], offsets: Dict[EngineTP, OffsetAndMetadata],
+                             refused: Optional[Dict[EngineTP, int]] = None) -> None:
         if self._on_commit is None:
             return
         parts = [self._result_tp(etp, om) for etp, om in sorted(offsets.items())]
+        for part in parts:
+            code = (refused or {}).get(EngineTP(part.topic, part.partition))
+            if code is not None:
+                part.error = KafkaError(code)
         callback = self._on_commit
         self._events.append(lambda: callback(error, parts))
 
@@ -598,12 +623,12 @@ class Consumer:
         if not to_commit:
             return
         try:
-            self._engine.commit(to_commit)
+            self._engine.commit(to_commit, retry_partition_errors=False)
             for etp, om in to_commit.items():
                 self._committed_sent[etp] = om.offset
             self._queue_commit_result(None, to_commit)
         except engine_errors.KafkaError as exc:
-            self._queue_commit_result(from_engine(exc), to_commit)
+            self._queue_commit_result(_commit_error(exc), to_commit, getattr(exc, "refused_partitions", {}))
 
     def committed(self, partitions: Any, timeout: Optional[float] = None) -> List[TopicPartition]:
         """The group's committed offsets of ``partitions`` (``OFFSET_INVALID`` when none)."""
@@ -723,7 +748,7 @@ class Consumer:
                 to_commit = self._offsets_from(None, None)
                 if to_commit:
                     try:
-                        self._engine.commit(to_commit)
+                        self._engine.commit(to_commit, retry_partition_errors=False)
                     except engine_errors.KafkaError as exc:
                         log.warning("final commit failed: %s", exc)
             self._engine.close(autocommit=False)

@@ -229,6 +229,16 @@ class ModernKafkaConsumer:
             if time.monotonic() >= deadline:
                 return {}
 
+    def take_partition_errors(self) -> List[Tuple[TopicPartition, errors.KafkaError]]:
+        """Errors about assigned partitions that ``poll`` found and went on past, each handed out once.
+
+        Today: a partition the group coordinator does not know when its
+        committed offset is looked up (``UnknownTopicOrPartitionError``). The
+        consumer keeps waiting for such a partition, as kafka-python does
+        (the topic may be about to be created); this lets a caller report it.
+        """
+        return [] if self._coordinator is None else self._coordinator.take_partition_errors()
+
     def _need_positions(self) -> bool:
         sub = self._subscription
         return bool(sub.partitions_without_position() or sub.partitions_needing_reset())
@@ -378,11 +388,33 @@ class ModernKafkaConsumer:
         return self._coordinator
 
     def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
-               timeout_ms: Optional[float] = None) -> Optional[bool]:
-        """Commit ``offsets`` (default: the current positions) and wait."""
+               timeout_ms: Optional[float] = None, retry_partition_errors: bool = True) -> Optional[bool]:
+        """Commit ``offsets`` (default: the current positions) and wait.
+
+        Retriable errors are retried until ``timeout_ms`` (default
+        ``request_timeout_ms``), as kafka-python and the Java client do.
+        ``retry_partition_errors=False`` retries only errors of the group
+        coordinator, as librdkafka does: an error the broker gives for a
+        partition (an unknown topic, say) is raised at once. The error of a
+        refused commit lists the partitions in ``refused_partitions``
+        (``{TopicPartition: error code}``) when the broker named them.
+        """
         offsets = self._offsets_to_commit(offsets)
-        self._group().commit_offsets_sync(offsets, timeout_ms or self.config["request_timeout_ms"])
+        self._group().commit_offsets_sync(offsets, timeout_ms or self.config["request_timeout_ms"],
+                                          retry_partition_errors)
         return None
+
+    def serve_commits(self, timeout_ms: float = 0) -> None:
+        """Move asynchronous commits along without polling for records.
+
+        Sends commits that waited for the coordinator, reads answers for up
+        to ``timeout_ms`` and runs the callbacks of the commits that finished;
+        it joins no group and fetches nothing, so a consumer with nothing
+        assigned can use it. With no commit pending it just waits ``timeout_ms``.
+        """
+        self._check_open()
+        if self._coordinator is None or not self._coordinator.serve_commits(timeout_ms):
+            time.sleep(max(timeout_ms, 0.0) / 1000.0)
 
     def commit_async(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
                      callback: Optional[Callable[..., Any]] = None) -> Any:

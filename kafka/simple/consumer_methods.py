@@ -325,16 +325,17 @@ class FirstApiMixin:
         return True
 
     def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
-               timeout_ms: Optional[float] = None) -> Optional[bool]:
+               timeout_ms: Optional[float] = None, retry_partition_errors: bool = True) -> Optional[bool]:
         """Commit ``offsets`` (default: the current positions) and wait.
 
         After ``task_done()`` or ``set_topic_partitions()`` (the 0.9 API),
         ``commit()`` without offsets commits what was marked done instead and
         returns whether there was anything to commit (see the module documentation).
+        ``retry_partition_errors``: see :meth:`ModernKafkaConsumer.commit`.
         """
         if offsets is None and self._first_api_active():
             return self._commit_task_done(timeout_ms)
-        return super().commit(offsets, timeout_ms)  # type: ignore[misc]
+        return super().commit(offsets, timeout_ms, retry_partition_errors)  # type: ignore[misc]
 
     # -- looking offsets up -----------------------------------------------------------------------
 

@@ -89,3 +89,34 @@ def test_an_asynchronous_commit_with_nothing_to_send_reports_no_offset_to_on_com
             consumer.close()
     assert results["kafka.confluent"] == results["confluent_kafka"] == (
         None, [("_NO_OFFSET", [(0, -5 if explicit else -1001)])], [-1001])
+
+
+def test_a_commit_for_a_topic_that_does_not_exist_fails_at_once(broker, ck, kc):
+    # librdkafka retries a commit only for errors of the coordinator; an error
+    # the broker gives for the partition itself ends it.
+    results = {}
+    for lib in (ck, kc):
+        missing = "cr-missing-" + uuid.uuid4().hex[:8]
+        reports = []
+        consumer = lib.Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": "g-" + missing,
+                                 "enable.auto.commit": False, "on_commit": lambda err, parts: reports.append(
+                                     (err.code(), err.str(), err.retriable(),
+                                      [(tp.partition, tp.offset, tp.error.code() if tp.error else None)
+                                       for tp in parts]))})
+        try:
+            started = time.monotonic()
+            sync = _error_of(lambda: consumer.commit(offsets=[lib.TopicPartition(missing, 0, 5)],
+                                                     asynchronous=False))
+            sync_took = time.monotonic() - started
+            consumer.commit(offsets=[lib.TopicPartition(missing, 1, 6)], asynchronous=True)
+            deadline = time.monotonic() + 10
+            while not reports and time.monotonic() < deadline:
+                consumer.poll(0.1)  # nothing assigned: the report still comes from poll()
+            results[lib.__name__] = (sync, reports)
+        finally:
+            consumer.close()
+        assert sync_took < 5, lib.__name__
+    code = ck.KafkaError.UNKNOWN_TOPIC_OR_PART
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (
+        ("raised", "KafkaException", "UNKNOWN_TOPIC_OR_PART", "Commit failed: Broker: Unknown topic or partition"),
+        [(code, "Broker: Unknown topic or partition", False, [(1, 6, code)])])

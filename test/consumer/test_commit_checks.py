@@ -33,3 +33,19 @@ def test_a_commit_of_a_bad_offset_is_refused_and_the_committed_offset_stays(brok
         assert consumer.committed(tp) == 4
     finally:
         consumer.close()
+
+
+def test_a_commit_for_a_missing_topic_is_retried_until_the_timeout_unless_asked_not_to(broker):
+    missing = TopicPartition("commit-missing-%s" % uuid.uuid4().hex[:8], 0)
+    consumer = KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, group_id="g-" + missing.topic,
+                             enable_auto_commit=False)
+    try:
+        # As kafka-python and the Java client: UNKNOWN_TOPIC_OR_PARTITION is retriable.
+        with pytest.raises(errors.KafkaTimeoutError):
+            consumer.commit({missing: OffsetAndMetadata(5, "")}, timeout_ms=1500)
+        # As librdkafka: only the coordinator's errors are retried.
+        with pytest.raises(errors.UnknownTopicOrPartitionError) as raised:
+            consumer.commit({missing: OffsetAndMetadata(5, "")}, timeout_ms=30000, retry_partition_errors=False)
+        assert raised.value.refused_partitions == {missing: errors.UnknownTopicOrPartitionError.errno}
+    finally:
+        consumer.close()

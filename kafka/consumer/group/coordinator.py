@@ -29,7 +29,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Any, Callable, Dict, Iterable, Mapping, Optional, Set
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from kafka import errors
 from kafka.consumer.group.common import CommitFailedError, GroupMetadata
@@ -115,6 +115,8 @@ class ConsumerCoordinator:
         self._pattern_wait: Optional[int] = None
         self._was_subscribed = False
         self._thread: Optional[threading.Thread] = None
+        #: Errors about assigned partitions not reported yet (see take_partition_errors).
+        self._partition_errors: List[Tuple[TopicPartition, errors.KafkaError]] = []
 
     def __repr__(self) -> str:
         return "<ConsumerCoordinator group=%r protocol=%s member=%r generation=%s>" % (
@@ -256,11 +258,17 @@ class ConsumerCoordinator:
                   and sub.state(tp).reset_to is None]
         if not wanted:
             return
+        unknown: List[TopicPartition] = []
         try:
-            found = self.fetch_committed_offsets(wanted, timeout_ms)
+            self._check_open()
+            found = self.offsets.fetch(wanted, timeout_ms, unknown=unknown)
         except errors.KafkaTimeoutError as exc:
             log.debug("group %s: committed offsets not fetched yet: %s", self.group_id, exc)
             return
+        for tp in unknown:
+            self._partition_errors.append((tp, errors.UnknownTopicOrPartitionError(
+                "no committed offset of %s-%d for group %s: the coordinator does not know the partition"
+                % (tp.topic, tp.partition, self.group_id))))
         for tp in wanted:
             if not sub.is_assigned(tp):
                 continue  # the assignment changed meanwhile
@@ -274,22 +282,40 @@ class ConsumerCoordinator:
                 sub.seek(tp, committed.offset, committed.leader_epoch)
                 state.committed = committed
 
+    def take_partition_errors(self) -> List[Tuple[TopicPartition, errors.KafkaError]]:
+        """Errors about assigned partitions found since the last call (each is handed out once)."""
+        taken, self._partition_errors = self._partition_errors, []
+        return taken
+
     def fetch_committed_offsets(self, partitions: Iterable[TopicPartition],
                                 timeout_ms: float) -> Dict[TopicPartition, Optional[OffsetAndMetadata]]:
         """The group's committed offset of each partition (None where none is committed)."""
         self._check_open()
         return self.offsets.fetch(partitions, timeout_ms)
 
-    def commit_offsets_sync(self, offsets: Mapping[TopicPartition, Any], timeout_ms: float) -> None:
+    def commit_offsets_sync(self, offsets: Mapping[TopicPartition, Any], timeout_ms: float,
+                            retry_partition_errors: bool = True) -> None:
         """Commit ``offsets`` and wait (retrying retriable errors until ``timeout_ms``).
 
         Raises :class:`CommitFailedError` when the group rebalanced and this
         member's generation is gone, :class:`RebalanceInProgressError` while
         a rebalance is under way (poll, then commit again).
+        ``retry_partition_errors`` False retries only coordinator errors.
         """
         self._check_open()
-        self.offsets.commit_sync(offsets, timeout_ms)
+        self.offsets.commit_sync(offsets, timeout_ms, retry_partition_errors)
         self._note_committed(offsets)
+
+    def serve_commits(self, timeout_ms: float) -> bool:
+        """Send asynchronous commits waiting for the coordinator, read answers for up to ``timeout_ms``
+        and run the callbacks of finished commits; no group work. Whether any commit was pending."""
+        self._check_open()
+        self.offsets.drive()
+        if not self.offsets.pending():
+            return False
+        self.client.poll(timeout_ms=timeout_ms)
+        self.offsets.drive()
+        return True
 
     def commit_offsets_async(self, offsets: Mapping[TopicPartition, Any],
                              callback: Optional[Callable[..., Any]] = None) -> Future:

@@ -107,13 +107,15 @@ class OffsetCommitter:
 
         def done(response: Any) -> None:
             failed: Optional[BaseException] = None
+            refused: Dict[TopicPartition, int] = {}
             with self._lock:
                 for topic in response.topics:
                     for part in topic.partitions:
                         tp = TopicPartition(topic.name, part.partition_index)
                         if part.error_code:
-                            cls = errors.for_code(part.error_code)
+                            refused[tp] = part.error_code
                             if failed is None:
+                                cls = errors.for_code(part.error_code)
                                 failed = cls("committing %s-%d for group %s"  # type: ignore[misc]
                                              % (tp[0], tp[1], self.group_id))
                             continue
@@ -123,6 +125,9 @@ class OffsetCommitter:
             if failed is None:
                 result.success(None)
             else:
+                # Which partitions the broker refused, with its error code: the
+                # others of the request were committed.
+                failed.refused_partitions = refused  # type: ignore[attr-defined]
                 self._fail(result, failed)
 
         sent.add_callback(done)
@@ -142,10 +147,18 @@ class OffsetCommitter:
         result.failure(exc)
 
     @staticmethod
-    def _retriable(exc: BaseException) -> bool:
+    def _retriable(exc: BaseException, partition_errors: bool = True) -> bool:
+        """Whether a synchronous commit tries again after ``exc``.
+
+        ``partition_errors`` False retries only what concerns the coordinator
+        (moved, unavailable, loading, timed out), as librdkafka does: an error
+        about a partition itself (an unknown topic, say) ends the commit.
+        """
         if isinstance(exc, (CommitFailedError, errors.RebalanceInProgressError, errors.FencedInstanceIdError)):
             return False
-        return isinstance(exc, COORDINATOR_MOVED) or bool(getattr(exc, "retriable", False))
+        if isinstance(exc, COORDINATOR_MOVED + (errors.CoordinatorLoadInProgressError,)):
+            return True
+        return partition_errors and bool(getattr(exc, "retriable", False))
 
     def _outdated(self, offsets: Dict[TopicPartition, OffsetAndMetadata],
                   call: int) -> Dict[TopicPartition, OffsetAndMetadata]:
@@ -153,8 +166,8 @@ class OffsetCommitter:
         with self._lock:
             return {tp: om for tp, om in offsets.items() if self._acked.get(tp, 0) <= call}
 
-    def commit_sync(self, offsets: Mapping[Any, Any], timeout_ms: float) -> None:
-        """Commit and wait, retrying retriable errors until ``timeout_ms``."""
+    def commit_sync(self, offsets: Mapping[Any, Any], timeout_ms: float, retry_partition_errors: bool = True) -> None:
+        """Commit and wait, retrying retriable errors until ``timeout_ms`` (see :meth:`_retriable`)."""
         deadline = time.monotonic() + timeout_ms / 1000.0
         offsets = {TopicPartition(*tp): _offset_and_metadata(om) for tp, om in offsets.items()}
         call = next(self._calls)
@@ -180,7 +193,7 @@ class OffsetCommitter:
                 return
             last = future.exception
             assert last is not None
-            if not self._retriable(last) or time.monotonic() >= deadline:
+            if not self._retriable(last, retry_partition_errors) or time.monotonic() >= deadline:
                 raise last
             log.debug("group %s: retrying offset commit after %s", self.group_id, last)
             self.link.client.poll(timeout_ms=min(self.backoff * 1000.0, left_ms(deadline)))
@@ -324,9 +337,13 @@ class OffsetCommitter:
             return group.error_code, [(t.name, p) for t in group.topics for p in t.partitions]
         return response.error_code or 0, [(t.name, p) for t in response.topics or () for p in t.partitions]
 
-    def fetch(self, partitions: Iterable[Any], timeout_ms: float,
-              member: Tuple[Optional[str], int] = (None, -1)) -> Dict[TopicPartition, Optional[OffsetAndMetadata]]:
-        """Committed offsets of ``partitions`` (None where nothing is committed)."""
+    def fetch(self, partitions: Iterable[Any], timeout_ms: float, member: Tuple[Optional[str], int] = (None, -1),
+              unknown: Optional[List[TopicPartition]] = None) -> Dict[TopicPartition, Optional[OffsetAndMetadata]]:
+        """Committed offsets of ``partitions`` (None where nothing is committed).
+
+        A partition the coordinator calls unknown has None too, and is added
+        to ``unknown`` when a list is given.
+        """
         wanted = {TopicPartition(*tp) for tp in partitions}
         if not wanted:
             return {}
@@ -356,6 +373,8 @@ class OffsetCommitter:
                             cls = errors.for_code(entry.error_code)
                             if cls is errors.UnknownTopicOrPartitionError:
                                 log.warning("group %s: no committed offset for unknown %s-%d", self.group_id, *tp)
+                                if unknown is not None:
+                                    unknown.append(tp)
                                 continue
                             error = cls("fetching the offset of %s-%d for group %s"  # type: ignore[misc]
                                         % (tp[0], tp[1], self.group_id))
