@@ -131,6 +131,18 @@ def from_engine(exc: BaseException) -> KafkaError:
     return KafkaError(KafkaError._FAIL, str(exc) or type(exc).__name__)  # type: ignore[attr-defined]
 
 
+def fatal_from_engine(exc: BaseException) -> KafkaError:
+    """The fatal error librdkafka reports where the engine's producer hit ``exc`` and became unusable.
+
+    Being fenced by a newer producer with the same transactional id is
+    ``_FENCED`` in librdkafka, whichever request found it out.
+    """
+    if isinstance(exc, engine_errors.ProducerFencedError):
+        return KafkaError(KafkaError._FENCED, fatal=True)  # type: ignore[attr-defined]
+    error = from_engine(exc)
+    return KafkaError(error.code(), error.str(), fatal=True)
+
+
 def raise_from_engine(exc: BaseException) -> "KafkaException":
     """A KafkaException wrapping :func:`from_engine`'s error (to raise ``from exc``)."""
     return KafkaException(from_engine(exc))

@@ -25,7 +25,7 @@ from kafka.confluent._log_forward import client_name, forwarder_for, threads_nam
 from kafka.confluent._produce_batch import produce_batch
 from kafka.confluent._stats import statistics
 from kafka.confluent.admin import MetadataSource, check_credentials
-from kafka.confluent.errors import KafkaError, KafkaException, from_engine
+from kafka.confluent.errors import KafkaError, KafkaException, fatal_from_engine, from_engine
 from kafka.confluent.message import Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
 from kafka.producer.accumulator import new_lock
@@ -643,8 +643,7 @@ class Producer:
         """Raise the producer's fatal error from poll(), once, as confluent-kafka does."""
         self._fatal_reported = True
         self._refusing = True
-        error = from_engine(fatal)
-        raise KafkaException(KafkaError(error.code(), error.str(), fatal=True)) from fatal
+        raise KafkaException(fatal_from_engine(fatal)) from fatal
 
     def _maybe_stats(self) -> None:
         if self._stats_cb is None or self._stats_interval <= 0 or time.monotonic() < self._next_stats:
@@ -759,16 +758,16 @@ class Producer:
         except KafkaException:
             raise
         except engine_errors.KafkaError as exc:
+            fatal = self._engine.fatal_error()
+            if fatal is not None:
+                # Every call after a fatal error reports that error, as in librdkafka.
+                raise KafkaException(fatal_from_engine(fatal)) from exc
             error = from_engine(exc)
             abortable = not isinstance(exc, (engine_errors.IllegalStateError,)) and \
                 not getattr(exc, "retriable", False)
             raise KafkaException(KafkaError(error.code(), error.str(),
-                                            fatal=self._engine_fatal(),
                                             retriable=bool(getattr(exc, "retriable", False)),
-                                            txn_requires_abort=abortable and not self._engine_fatal())) from exc
-
-    def _engine_fatal(self) -> bool:
-        return self._engine.fatal_error() is not None
+                                            txn_requires_abort=abortable)) from exc
 
     def init_transactions(self, timeout: Optional[float] = None) -> None:
         """Register ``transactional.id`` with its coordinator (fencing older producers)."""

@@ -118,3 +118,20 @@ def test_fencing_codes_make_the_producer_fatal(peer, producer, error):
         producer.send_offsets_to_transaction({TopicPartition("in", 0): 1}, "g")
     with pytest.raises(errors.IllegalStateError):
         producer.abort_transaction()
+
+
+@pytest.mark.parametrize("api", ["InitProducerId", "AddOffsetsToTxn"])
+def test_an_unauthorized_transactional_id_makes_the_producer_fatal(peer, producer, api):
+    peer.on(api, lambda r: {"error_code": errors.TransactionalIdAuthorizationFailedError.errno})
+    if api == "InitProducerId":
+        with pytest.raises(errors.TransactionalIdAuthorizationFailedError):
+            producer.init_transactions()
+    else:
+        producer.init_transactions()
+        producer.begin_transaction()
+        with pytest.raises(errors.TransactionalIdAuthorizationFailedError):
+            producer.send_offsets_to_transaction({TopicPartition("in", 0): 1}, "g")
+    assert isinstance(producer.fatal_error(), errors.TransactionalIdAuthorizationFailedError)
+    for call in (producer.abort_transaction, producer.begin_transaction, producer.init_transactions):
+        with pytest.raises(errors.IllegalStateError, match="fatal"):
+            call()
