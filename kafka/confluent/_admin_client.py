@@ -136,8 +136,7 @@ class AdminClient:
     """
 
     def __init__(self, conf: Dict[str, Any], **kwargs: Any) -> None:
-        conf = dict(conf)
-        conf.update(kwargs)
+        conf = confmod.from_arguments(conf, kwargs)
         self._config = confmod.parse(conf, "admin")
         self._error_cb = self._config.callbacks.get("error_cb")
         self._settings = _admin_settings(self._config)

@@ -196,6 +196,46 @@ class Config:
         return self.get(name) == "true"
 
 
+#: The default of a client's ``conf`` argument: nothing given (``None`` is refused when given).
+NOT_GIVEN: Any = object()
+
+
+def from_arguments(conf: Any, kwargs: Dict[str, Any]) -> Dict[str, Any]:
+    """The configuration a client was given: the ``conf`` dict, then keyword arguments over it.
+
+    As in confluent-kafka, ``conf`` must be a dict when given (``None``
+    included), and one of the two must be given: ``TypeError`` otherwise.
+    """
+    if conf is NOT_GIVEN:
+        if not kwargs:
+            raise TypeError("expected configuration dict")
+        conf = {}
+    if not isinstance(conf, dict):
+        raise TypeError("expected configuration dict")
+    merged = dict(conf)
+    merged.update(kwargs)
+    return merged
+
+
+def _check_idempotence(props: Dict[str, str]) -> None:
+    """Refuse the producer settings librdkafka refuses with idempotence (``transactional.id`` implies it)."""
+    transactional = bool(props.get("transactional.id"))
+    idempotent = props.get("enable.idempotence") == "true"
+    if transactional and props.get("enable.idempotence") == "false":
+        raise invalid("Failed to create producer: `transactional.id` requires `enable.idempotence=true`")
+    if not (transactional or idempotent):
+        return
+    if int(props.get("max.in.flight.requests.per.connection", "5")) > 5:
+        raise invalid("Failed to create producer: `max.in.flight` must be set <= 5 when `enable.idempotence` is true")
+    if int(props.get("request.required.acks", "-1")) != -1:
+        raise invalid("Failed to create producer: `acks` must be set to `all` when `enable.idempotence` is true")
+    if int(props.get("message.send.max.retries", "1")) < 1:
+        raise invalid("Failed to create producer: `retries` must be set >= 1 when `enable.idempotence` is true")
+    if props.get("queuing.strategy", "fifo") != "fifo":
+        raise invalid("Failed to create producer: `queuing.strategy` must be set to `fifo` when "
+                      "`enable.idempotence` is true")
+
+
 def parse(conf: Any, role: str) -> Config:
     """Check ``conf`` for a ``'producer'`` or ``'consumer'``; raise as confluent-kafka would."""
     if not isinstance(conf, dict):
@@ -241,6 +281,8 @@ def parse(conf: Any, role: str) -> Config:
         raise ValueError("sasl.oauthbearer.metadata.authentication.type=aws_iam requires sasl.oauthbearer.method=oidc")
     if role == "consumer" and not props.get("group.id"):
         raise ValueError("Failed to create consumer: group.id must be set")
+    if role == "producer":
+        _check_idempotence(props)
     return Config(props, callbacks, list(conf))
 
 

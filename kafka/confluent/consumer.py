@@ -86,10 +86,9 @@ class Consumer:
     :meth:`consume`, in the calling thread.
     """
 
-    def __init__(self, conf: Optional[Dict[str, Any]] = None, logger: Optional[logging.Logger] = None,
+    def __init__(self, conf: Any = confmod.NOT_GIVEN, logger: Optional[logging.Logger] = None,
                  **kwargs: Any) -> None:
-        conf = dict(conf or {})
-        conf.update(kwargs)
+        conf = confmod.from_arguments(conf, kwargs)
         self._config = confmod.parse(conf, "consumer")
         cb = self._config.callbacks
         self._logger = logger or cb.get("logger")

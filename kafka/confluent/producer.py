@@ -207,10 +207,9 @@ class Producer:
     call). Reports are served one batch at a time.
     """
 
-    def __init__(self, conf: Optional[Dict[str, Any]] = None, logger: Optional[logging.Logger] = None,
+    def __init__(self, conf: Any = confmod.NOT_GIVEN, logger: Optional[logging.Logger] = None,
                  **kwargs: Any) -> None:
-        conf = dict(conf or {})
-        conf.update(kwargs)
+        conf = confmod.from_arguments(conf, kwargs)
         self._config = confmod.parse(conf, "producer")
         cb = self._config.callbacks
         self._logger = logger or cb.get("logger")

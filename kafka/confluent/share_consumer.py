@@ -93,9 +93,8 @@ class ShareConsumer:
     default, set by the broker) to stay in the group.
     """
 
-    def __init__(self, conf: Optional[Dict[str, Any]] = None, **kwargs: Any) -> None:
-        conf = dict(conf or {})
-        conf.update(kwargs)
+    def __init__(self, conf: Any = confmod.NOT_GIVEN, **kwargs: Any) -> None:
+        conf = confmod.from_arguments(conf, kwargs)
         self._config = confmod.parse(conf, "consumer")
         mode = self._config.get("share.acknowledgement.mode") or "implicit"
         if mode not in ("implicit", "explicit"):

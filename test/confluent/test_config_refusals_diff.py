@@ -1,0 +1,63 @@
+"""Configurations librdkafka refuses when a client is created, through confluent_kafka and kafka.confluent.
+
+Idempotence (which a ``transactional.id`` implies) needs ``acks=all``, at
+most 5 requests in flight, at least one retry and FIFO queuing; the error
+names the property the application wrote. A configuration that is not a dict
+is a ``TypeError``. No broker is contacted.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+PRODUCER_SETTINGS = [
+    {"transactional.id": "x", "enable.idempotence": False},
+    {"enable.idempotence": True, "max.in.flight": 10},
+    {"enable.idempotence": True, "max.in.flight.requests.per.connection": 6},
+    {"enable.idempotence": True, "max.in.flight": 5},
+    {"enable.idempotence": True, "acks": 1},
+    {"enable.idempotence": True, "acks": "all"},
+    {"enable.idempotence": True, "retries": 0},
+    {"transactional.id": "x", "acks": 1},
+    {"transactional.id": "x", "max.in.flight": 6},
+    {"enable.idempotence": True, "queuing.strategy": "lifo"},
+    {"enable.idempotence": False, "acks": 1, "max.in.flight": 10, "retries": 0},
+]
+
+
+def _outcome(call):
+    try:
+        client = call()
+    except Exception as exc:  # noqa: BLE001 - the outcome is compared
+        error = exc.args[0] if exc.args else None
+        if hasattr(error, "name"):
+            return (type(exc).__name__, error.name(), error.str())
+        return (type(exc).__name__, str(exc))
+    close = getattr(client, "close", None)
+    if close is not None and type(client).__name__ != "Producer":
+        close()
+    return "created"
+
+
+@pytest.mark.parametrize("settings", PRODUCER_SETTINGS, ids=repr)
+def test_idempotence_settings_are_checked_as_librdkafka_checks_them(ck, kc, settings):
+    results = {lib.__name__: _outcome(lambda: lib.Producer(dict({"bootstrap.servers": "127.0.0.1:1"}, **settings)))
+               for lib in (ck, kc)}
+    assert results["kafka.confluent"] == results["confluent_kafka"]
+
+
+@pytest.mark.parametrize("client", ["Producer", "Consumer"])
+@pytest.mark.parametrize("conf", ["a=b", None, 5, ["x"]], ids=repr)
+def test_a_configuration_that_is_not_a_dict_is_a_type_error(ck, kc, client, conf):
+    results = {lib.__name__: _outcome(lambda: getattr(lib, client)(conf)) for lib in (ck, kc)}
+    assert results["kafka.confluent"] == results["confluent_kafka"] == ("TypeError", "expected configuration dict")
+
+
+def test_no_configuration_at_all_is_a_type_error_and_keywords_alone_are_enough(ck, kc):
+    results = {}
+    for lib in (ck, kc):
+        results[lib.__name__] = [_outcome(lib.Producer), _outcome(lib.Consumer),
+                                 _outcome(lambda: lib.Producer(**{"bootstrap.servers": "127.0.0.1:1"})),
+                                 _outcome(lambda: lib.Producer(None, **{"bootstrap.servers": "127.0.0.1:1"}))]
+    assert results["kafka.confluent"] == results["confluent_kafka"]
+    assert results["kafka.confluent"][2] == "created"
