@@ -47,10 +47,6 @@ def _commit_error(exc: BaseException, prefix: str = "") -> KafkaError:
     return KafkaError(error.code(), error.str())
 
 
-def _state_error(text: str) -> KafkaException:
-    return KafkaException(KafkaError(KafkaError._STATE, text))  # type: ignore[attr-defined]
-
-
 class ConsumerGroupMetadata:
     """Opaque group membership, for ``Producer.send_offsets_to_transaction``."""
 
@@ -130,6 +126,7 @@ class Consumer:
         self._callbacks: Dict[str, Optional[Callable[..., Any]]] = {}
         self._in_rebalance: Optional[str] = None
         self._rebalance_assigned = False
+        self._being_assigned: Set[EngineTP] = set()
         self._rebalance_error: Optional[BaseException] = None
         self._subscribed = False
         self._subscription_id = 0
@@ -147,6 +144,9 @@ class Consumer:
         for name in topics:
             if not isinstance(name, str):
                 raise TypeError("expected list of topic unicode strings")
+        if not topics:
+            raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                            "Failed to set subscription: Local: Invalid argument or configuration"))
         for name, fn in (("on_assign", on_assign), ("on_revoke", on_revoke), ("on_lost", on_lost)):
             if fn is not None and not callable(fn):
                 raise TypeError("%s expects a callable" % name)
@@ -235,6 +235,9 @@ class Consumer:
             return
         gone = {_tp(tp) for tp in parts}
         current = set(self._engine.assignment())
+        if not current and gone:
+            raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                            "Can't subtract from empty assignment"))
         self._drop_buffered(current)
         self._engine.assign(sorted(current - gone))
         self._forget(gone)
@@ -250,10 +253,18 @@ class Consumer:
             self._engine.assign([])
 
     def assignment(self) -> List[TopicPartition]:
-        """The partitions currently assigned, with the offsets they were assigned at (as librdkafka keeps them)."""
+        """The partitions currently assigned, with the offsets they were assigned at (as librdkafka keeps them).
+
+        Inside ``on_assign``, until the callback calls :meth:`assign` (or
+        :meth:`incremental_assign`), the partitions being assigned are not
+        counted yet, as in librdkafka.
+        """
         self._check_open()
+        current = self._engine.assignment()
+        if self._in_rebalance == "assign" and not self._rebalance_assigned:
+            current = current - self._being_assigned
         return [TopicPartition(tp.topic, tp.partition, self._assigned_at.get(tp, OFFSET_STORED))
-                for tp in sorted(self._engine.assignment())]
+                for tp in sorted(current)]
 
     def _apply_offsets(self, parts: List[TopicPartition]) -> None:
         for tp in parts:
@@ -307,6 +318,8 @@ class Consumer:
         if callback is None or self._rebalance_error is not None:
             return
         self._in_rebalance = kind
+        self._rebalance_assigned = False
+        self._being_assigned = set(partitions) if kind == "assign" else set()
         try:
             callback(self, parts)
         except BaseException as exc:  # noqa: BLE001 - raised again from poll()
@@ -469,9 +482,9 @@ class Consumer:
         Needs ``enable.auto.offset.store=false``.
         """
         self._check_open()
-        if self._auto_store:
+        if self._auto_store:  # librdkafka's refusal, which does not say why: enable.auto.offset.store is on
             raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
-                                            "enable.auto.offset.store is true"))
+                                            "StoreOffsets failed: Local: Invalid argument or configuration"))
         if (message is None) == (offsets is None):
             raise ValueError("expected either message or offsets")
         if message is not None:
@@ -657,22 +670,30 @@ class Consumer:
         if not isinstance(partition, TopicPartition):
             raise TypeError("expected a TopicPartition")
         etp = _tp(partition)
-        if etp not in self._engine.assignment():
-            raise _state_error("%s [%d] is not assigned" % (partition.topic, partition.partition))
+        assigned = self._engine.assignment()
+        if etp not in assigned:
+            # librdkafka knows a partition of an assigned topic (an erroneous state
+            # to seek it in) and no other (unknown).
+            code = KafkaError._STATE if any(tp.topic == etp.topic for tp in assigned) \
+                else KafkaError._UNKNOWN_PARTITION  # type: ignore[attr-defined]
+            raise KafkaException(KafkaError(code, "Failed to seek to offset %d: %s"
+                                            % (partition.offset, KafkaError(code).str())))
         self._drop_buffered({etp})
         if partition.offset == OFFSET_STORED or partition.offset == OFFSET_INVALID:
             return
         self._seek_engine(etp, partition.offset)
 
     def pause(self, partitions: Any) -> None:
-        """Stop fetching ``partitions`` until :meth:`resume`."""
-        parts = {_tp(tp) for tp in partitions_list(partitions)}
+        """Stop fetching ``partitions`` until :meth:`resume` (those not assigned are left alone)."""
+        assigned = self._engine.assignment()
+        parts = {_tp(tp) for tp in partitions_list(partitions)} & assigned
         self._drop_buffered(parts)
         self._engine.pause(*sorted(parts))
 
     def resume(self, partitions: Any) -> None:
-        """Fetch ``partitions`` again."""
-        self._engine.resume(*[_tp(tp) for tp in partitions_list(partitions)])
+        """Fetch ``partitions`` again (those not assigned are left alone)."""
+        assigned = self._engine.assignment()
+        self._engine.resume(*sorted({_tp(tp) for tp in partitions_list(partitions)} & assigned))
 
     def get_watermark_offsets(self, partition: TopicPartition, timeout: Optional[float] = None,
                               cached: bool = False) -> Optional[Tuple[int, int]]:
