@@ -6,6 +6,7 @@ The public classes and functions below are importable from the package root.
 They are loaded on first use, so ``import kafka`` stays cheap.
 """
 
+import logging
 from importlib import import_module
 from typing import TYPE_CHECKING, Any, Dict, List
 
@@ -31,6 +32,11 @@ if TYPE_CHECKING:
 from kafka import _moved
 
 _moved.install()  # old module paths (kafka.legacy, kafka.common, ...) stay importable
+
+# A library logs and leaves showing the records to the application: without
+# this, Python would write our warnings and errors to stderr whenever the
+# application has not configured logging.
+logging.getLogger(__name__).addHandler(logging.NullHandler())
 
 __version__ = "0.1.0.dev0"
 

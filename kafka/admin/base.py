@@ -124,10 +124,15 @@ class AdminBase:
 
     # -- sending ---------------------------------------------------------------------
 
-    def _send_any(self, api: Api, build: Callable[[int], Any], timeout_ms: Optional[float] = None) -> Any:
-        """Send ``build(version)`` to the least loaded broker and return its response."""
+    def _send_any(self, api: Api, build: Callable[[int], Any], timeout_ms: Optional[float] = None,
+                  unsupported_ok: bool = False) -> Any:
+        """Send ``build(version)`` to the least loaded broker and return its response.
+
+        ``unsupported_ok``: the caller falls back on another API when the broker lacks this one.
+        """
         self._check_open()
-        return self._client.send_to_any(None, timeout_ms=timeout_ms, api=api, build=build)
+        return self._client.send_to_any(None, timeout_ms=timeout_ms, api=api, build=build,
+                                        unsupported_ok=unsupported_ok)
 
     def _send_to_node(self, node_id: int, api: Api, build: Callable[[int], Any], deadline: float) -> Any:
         """Send ``build(version)`` to ``node_id`` (connecting first) and return its response."""

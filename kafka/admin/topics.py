@@ -206,7 +206,7 @@ class TopicsMixin(AdminBase):
         """The cluster id, controller and brokers (DescribeCluster, or Metadata on older brokers)."""
         try:
             response = self._send_any(DESCRIBE_CLUSTER, lambda v: DESCRIBE_CLUSTER.Request(
-                include_cluster_authorized_operations=False))
+                include_cluster_authorized_operations=False), unsupported_ok=True)
         except errors.UnsupportedVersionError:
             response = None
         if response is not None:

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
 import sys
 from typing import List, NoReturn, Optional, Sequence
 
@@ -69,18 +68,8 @@ def report_error(prog: str, message: str) -> None:
     sys.stderr.flush()
 
 
-def _quiet_library_logs() -> None:
-    # A command reports its failure itself, on one line. Without a handler of
-    # the program's own, Python would also print the library's WARNING and
-    # ERROR records (a broker lacking an API is logged once as an ERROR).
-    library = logging.getLogger("kafka")
-    if not any(isinstance(h, logging.NullHandler) for h in library.handlers):
-        library.addHandler(logging.NullHandler())
-
-
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line with ``argv`` (default: ``sys.argv[1:]``); return the exit code."""
-    _quiet_library_logs()
     parser = build_parser()
     args = parser.parse_args(argv)
     run = getattr(args, "_run", None)

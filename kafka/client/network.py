@@ -318,15 +318,20 @@ class NetworkClient:
                 [] if node_id is not None else list(self._conns.values()))
             return sum(c.in_flight_count() for c in conns)
 
-    def api_version(self, api: Api, node_id: int, highest: Optional[int] = None) -> int:
-        """The version of ``api`` negotiated with ``node_id`` (which must be connected)."""
+    def api_version(self, api: Api, node_id: int, highest: Optional[int] = None, unsupported_ok: bool = False) -> int:
+        """The version of ``api`` negotiated with ``node_id`` (which must be connected).
+
+        Raises UnsupportedVersionError when the broker has none in common,
+        logged once as an error unless ``unsupported_ok`` (the caller has
+        another way to do without the API).
+        """
         conn = self._conns.get(node_id)
         if conn is None or conn.versions is None:
             raise errors.NodeNotReadyError("node %s has not been connected yet" % node_id)
         try:
             return conn.versions.choose(api, highest=highest)
         except errors.UnsupportedVersionError as exc:
-            if highest is None:  # a caller's own cap may be lifted by a retry: not worth an ERROR
+            if highest is None and not unsupported_ok:  # a caller's own cap may be lifted by a retry
                 self._report_unsupported(node_id, api, exc)
             raise
 

@@ -89,10 +89,12 @@ class RoutingClient(NetworkClient):
         return self.wait_for(self.send(node_id, request, api=api, version=version), self._left_ms(deadline))
 
     def send_to_any(self, request: Any, timeout_ms: Optional[float] = None, api: Optional[Api] = None,
-                    build: Optional[Callable[[int], Any]] = None) -> Any:
+                    build: Optional[Callable[[int], Any]] = None, unsupported_ok: bool = False) -> Any:
         """Send to the least loaded node, trying others if one cannot be reached.
 
         ``build(version)`` makes the request once the node's version is known.
+        ``unsupported_ok``: the caller does without ``api`` when the broker
+        lacks it (UnsupportedVersionError is raised, not logged).
         """
         if build is not None and api is None:
             raise TypeError("send_to_any: build needs api, to choose the version")
@@ -112,7 +114,8 @@ class RoutingClient(NetworkClient):
                     raise last
                 continue
             try:
-                body = build(self.api_version(api, node_id)) if build is not None and api is not None else request
+                body = build(self.api_version(api, node_id, unsupported_ok=unsupported_ok)) \
+                    if build is not None and api is not None else request
                 return self.wait_for(self.send(node_id, body, api=api), self._left_ms(deadline))
             except errors.KafkaError as exc:
                 if not exc.retriable:

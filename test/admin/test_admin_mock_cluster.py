@@ -56,6 +56,13 @@ def test_topics_and_cluster_from_metadata(admin, cluster):
     assert {(b.host, b.port) for b in description.brokers} == set(cluster.broker_addresses().values())
 
 
+def test_describe_cluster_falling_back_on_metadata_logs_no_error(admin, caplog):
+    # The mock has no DescribeCluster: the fallback is the expected path, not a failure to report.
+    with caplog.at_level("DEBUG", logger="kafka"):
+        assert [b.nodeId for b in admin.describe_cluster(raise_error=True).brokers] == [1, 2, 3]
+    assert [r.getMessage() for r in caplog.records if r.levelno >= 30] == []
+
+
 def test_unsupported_admin_apis_fail_per_resource(admin):
     with pytest.raises(AdminResultError) as info:
         admin.create_topics([NewTopic("one", 1, 1), NewTopic("two", 1, 1)])
