@@ -120,3 +120,29 @@ def test_a_commit_for_a_topic_that_does_not_exist_fails_at_once(broker, ck, kc):
     assert results["kafka.confluent"] == results["confluent_kafka"] == (
         ("raised", "KafkaException", "UNKNOWN_TOPIC_OR_PART", "Commit failed: Broker: Unknown topic or partition"),
         [(code, "Broker: Unknown topic or partition", False, [(1, 6, code)])])
+
+
+
+def test_stored_offsets_keep_their_metadata_through_the_commit(mock_cluster, ck, kc):
+    # On the mock cluster: the embedded broker answers OffsetFetch without the
+    # metadata it was given (for confluent_kafka too).
+    mock_cluster.create_topic("meta", 1)
+    results = {}
+    for lib in (ck, kc):
+        group = "cr-meta-" + uuid.uuid4().hex[:8]
+        consumer = lib.Consumer({"bootstrap.servers": mock_cluster.bootstrap_servers, "group.id": group,
+                                 "enable.auto.commit": False, "enable.auto.offset.store": False})
+        try:
+            consumer.assign([lib.TopicPartition("meta", 0, 0)])
+            consumer.store_offsets(offsets=[lib.TopicPartition("meta", 0, 2, metadata="where-i-was")])
+            committed = consumer.commit(asynchronous=False)
+        finally:
+            consumer.close()
+        fresh = lib.Consumer({"bootstrap.servers": mock_cluster.bootstrap_servers, "group.id": group})
+        try:
+            found = fresh.committed([lib.TopicPartition("meta", 0)], timeout=10)
+        finally:
+            fresh.close()
+        results[lib.__name__] = ([(tp.offset, tp.metadata) for tp in committed],
+                                 [(tp.offset, tp.metadata) for tp in found])
+    assert results["kafka.confluent"] == results["confluent_kafka"] == ([(2, "where-i-was")], [(2, "where-i-was")])

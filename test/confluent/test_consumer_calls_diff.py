@@ -98,3 +98,25 @@ def test_inside_on_assign_the_assignment_is_the_previous_one_until_assign_is_cal
             consumer.close()
         results[lib.__name__] = seen
     assert results["kafka.confluent"] == results["confluent_kafka"] == [([0, 1], [], [0, 1])]
+
+
+def test_a_consumer_does_not_create_the_topics_it_subscribes_to_by_default(broker, ck, kc):
+    # librdkafka's consumer default is allow.auto.create.topics=false (its producer's is true);
+    # the embedded broker creates a topic when a Metadata request allows it.
+    results = {}
+    from confluent_kafka.admin import AdminClient
+
+    admin = AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+    for lib in (ck, kc):
+        topic = "calls-missing-" + uuid.uuid4().hex[:8]
+        consumer = lib.Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": "g-" + topic,
+                                 "session.timeout.ms": 6000})
+        try:
+            consumer.subscribe([topic])
+            deadline = time.monotonic() + 3
+            while time.monotonic() < deadline:
+                consumer.poll(0.2)
+        finally:
+            consumer.close()
+        results[lib.__name__] = topic in admin.list_topics(timeout=10).topics
+    assert results == {"confluent_kafka": False, "kafka.confluent": False}

@@ -151,3 +151,27 @@ def test_lost_partitions_call_on_lost_then_the_member_rejoins(mock_cluster, ck, 
         mock_cluster.clear_request_errors("Heartbeat")
     assert results["kafka.confluent"] == results["confluent_kafka"] == [
         ("assign", 2, True), ("lost", 2, True), ("assign", 2, True)]
+
+
+def test_without_on_lost_a_lost_assignment_goes_to_on_revoke(mock_cluster, ck, kc):
+    from test.support.groups import narrow_group_versions
+
+    narrow_group_versions(mock_cluster, "lost-revoke", 2)
+    results = {}
+    for lib in (ck, kc):
+        events = []
+        consumer = lib.Consumer({"bootstrap.servers": mock_cluster.bootstrap_servers,
+                                 "group.id": "cf-lost-rv-" + uuid.uuid4().hex[:6], "session.timeout.ms": 6000,
+                                 "heartbeat.interval.ms": 300})
+        consumer.subscribe(["lost-revoke"], on_assign=lambda c, p: events.append(("assign", len(p))),
+                           on_revoke=lambda c, p: events.append(("revoke", len(p))))
+        deadline = time.monotonic() + 60
+        while not events and time.monotonic() < deadline:
+            consumer.poll(0.2)
+        mock_cluster.push_request_errors("Heartbeat", 25)  # UNKNOWN_MEMBER_ID: the membership is gone
+        while len(events) < 2 and time.monotonic() < deadline:
+            consumer.poll(0.2)
+        results[lib.__name__] = events[:2]
+        consumer.close()
+        mock_cluster.clear_request_errors("Heartbeat")
+    assert results["kafka.confluent"] == results["confluent_kafka"] == [("assign", 2), ("revoke", 2)]

@@ -55,3 +55,35 @@ def test_program_imports_confluent_kafka_and_runs_on_kafkawire(broker):
     done = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[(b'k', b'hello')] kafka.confluent"
+
+
+MODULES = textwrap.dedent("""
+    import sys
+    sys.path[:] = [{repo!r}] + [p for p in sys.path if "site-packages" not in p]
+    import kafka.confluent
+    kafka.confluent.install_as_confluent_kafka()
+
+    import confluent_kafka.cimpl
+    from confluent_kafka.cimpl import KafkaError, Producer
+    from confluent_kafka.serialization import StringSerializer, SerializationContext, MessageField
+    from confluent_kafka.serializing_producer import SerializingProducer
+    from confluent_kafka.deserializing_consumer import DeserializingConsumer
+    from confluent_kafka.error import KeySerializationError
+    from confluent_kafka.admin import AdminClient
+    assert Producer is kafka.confluent.Producer and KafkaError is kafka.confluent.KafkaError
+    assert SerializingProducer is kafka.confluent.SerializingProducer
+    assert DeserializingConsumer is kafka.confluent.DeserializingConsumer
+    assert StringSerializer()("x", SerializationContext("t", MessageField.VALUE)) == b"x"
+    print(sorted(name for name in sys.modules if name.startswith("confluent_kafka")))
+""")
+
+
+def test_the_submodules_programs_import_are_registered():
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    done = subprocess.run([sys.executable, "-I", "-c", MODULES.format(repo=REPO)], capture_output=True, text=True,
+                          timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    for name in ("confluent_kafka", "confluent_kafka.cimpl", "confluent_kafka.serialization",
+                 "confluent_kafka.serializing_producer", "confluent_kafka.deserializing_consumer",
+                 "confluent_kafka.error", "confluent_kafka.admin"):
+        assert "'%s'" % name in done.stdout

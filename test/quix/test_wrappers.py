@@ -202,6 +202,21 @@ def test_transactional_abort_hidden_from_read_committed(broker, lib):
     assert _read_committed_values(broker, topic, 1) == [b"committed"]
 
 
+def test_a_failed_commit_leaves_the_transaction_active(broker, lib):
+    topic = new_topic(broker)
+    transactional_id = "tx-" + uuid.uuid4().hex[:8]
+    txn = TransactionalProducer(broker.bootstrap_servers, extra_config={"transactional.id": transactional_id})
+    txn.begin_transaction()
+    txn.produce(topic, value=b"fenced")
+    # A newer producer with the same transactional id fences this one: its commit fails.
+    newer = TransactionalProducer(broker.bootstrap_servers, extra_config={"transactional.id": transactional_id})
+    newer.begin_transaction()
+    with pytest.raises(lib.KafkaException):  # confluent_kafka's: _TIMED_OUT waiting on the broker; ours: _FENCED
+        txn.commit_transaction(timeout=3)
+    assert txn.active_transaction
+    newer.abort_transaction()
+
+
 def test_store_offsets_commit_and_committed(broker, lib):
     topic = new_topic(broker)
     with Producer(broker.bootstrap_servers) as producer:
