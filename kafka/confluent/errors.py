@@ -104,26 +104,23 @@ class KafkaException(Exception):
     """Raised by the clients; ``args[0]`` is usually a :class:`~kafka.confluent.errors.KafkaError`."""
 
 
-def make_error(code: int, reason: Optional[str] = None, fatal: bool = False) -> KafkaError:
-    """A KafkaError with the retriable flag the engine knows for ``code``."""
-    retriable = False
-    if code >= 0:
-        cls = engine_errors.for_code(code)
-        retriable = bool(getattr(cls, "retriable", False))
-    return KafkaError(code, reason, fatal=fatal, retriable=retriable)
-
-
 def from_engine(exc: BaseException) -> KafkaError:
-    """The KafkaError that best describes an engine exception."""
+    """The KafkaError that best describes an engine exception.
+
+    Its ``retriable()`` is False, as in every error confluent-kafka's C layer
+    builds itself (delivery reports, consumer events, commit results,
+    exceptions of most calls); only the transactional calls report
+    librdkafka's flags, which :class:`~kafka.confluent.Producer` sets.
+    """
     if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
         return exc.args[0]
     code = getattr(exc, "errno", None)
     if isinstance(code, int) and code > 0 and code in ERROR_CODES:
-        return KafkaError(code, str(exc) or None, retriable=bool(getattr(exc, "retriable", False)))
+        return KafkaError(code, str(exc) or None)
     if isinstance(exc, engine_errors.KafkaTimeoutError):
         return KafkaError(KafkaError._TIMED_OUT, str(exc) or None)  # type: ignore[attr-defined]
     if isinstance(exc, (engine_errors.KafkaConnectionError, ConnectionError)):
-        return KafkaError(KafkaError._TRANSPORT, str(exc) or None, retriable=True)  # type: ignore[attr-defined]
+        return KafkaError(KafkaError._TRANSPORT, str(exc) or None)  # type: ignore[attr-defined]
     if isinstance(exc, engine_errors.IllegalStateError):
         return KafkaError(KafkaError._STATE, str(exc) or None)  # type: ignore[attr-defined]
     if isinstance(exc, (engine_errors.IllegalArgumentError, ValueError)):

@@ -114,3 +114,29 @@ def test_a_list_offsets_error_no_retry_mends_still_reaches_the_application():
                     consumer.poll(timeout_ms=100)
         finally:
             consumer.close()
+
+
+def test_a_seek_made_while_the_reset_lookup_is_in_flight_wins_over_its_answer():
+    released = __import__("threading").Event()
+    answer = _list_offsets_answer({0: 0, 1: 0})
+
+    def held_answer(request):
+        released.wait(10)  # the answer leaves only after the application has sought
+        return answer(request)
+
+    with ScriptedPeer(topics={"m": 2}) as peer:
+        consumer = _peer_consumer(peer, {0: 0, 1: 0})
+        peer.on("ListOffsets", held_answer)
+        try:
+            consumer.assign([P0])
+            consumer.poll(timeout_ms=200)  # the earliest-offset lookup is sent and stays unanswered
+            assert len(peer.received("ListOffsets")) == 1
+            consumer.seek(P0, 1)
+            released.set()
+            got = {}
+            _collect(consumer, got, lambda: got.get(P0), 10)
+            assert got[P0] == [1]
+            assert consumer.position(P0) == 2
+        finally:
+            released.set()
+            consumer.close()

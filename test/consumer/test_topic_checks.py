@@ -85,3 +85,23 @@ def test_the_constructor_checks_its_topics():
     with ScriptedPeer(topics={"t": 1}) as peer:
         with pytest.raises(errors.IllegalArgumentError):
             KafkaConsumer(b"t", bootstrap_servers=peer.bootstrap)
+
+
+def test_a_topic_name_of_the_longest_legal_length_goes_end_to_end(broker):
+    from kafka import KafkaProducer
+    from kafka.topic_names import MAX_TOPIC_NAME_LENGTH, check_topic_name
+    from test.support.topics import create_topic
+
+    name = ("long-" + "x" * 300)[:MAX_TOPIC_NAME_LENGTH]
+    assert len(name) == 249 and check_topic_name(name) == name
+    create_topic(broker.bootstrap_servers, name, 1)
+    with KafkaProducer(bootstrap_servers=broker.bootstrap_servers) as producer:
+        assert producer.send(name, b"v").get(30).topic == name
+    reader = KafkaConsumer(bootstrap_servers=broker.bootstrap_servers, auto_offset_reset="earliest",
+                           consumer_timeout_ms=10000)
+    try:
+        reader.assign([TopicPartition(name, 0)])
+        record = next(reader)
+        assert (record.topic, record.value) == (name, b"v")
+    finally:
+        reader.close()

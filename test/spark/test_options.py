@@ -68,6 +68,9 @@ def test_source_defaults_and_case_insensitive_names():
 @pytest.mark.parametrize("options, streaming, message", [
     ({"subscribe": "a", "endingOffsets": "latest"}, True, "batch queries only"),
     ({"subscribe": "a", "startingOffsets": '{"a":{"0":-1}}'}, False, "may not be latest"),
+    ({"subscribe": "a", "startingOffsets": "latest"}, False, "may not be latest"),
+    ({"subscribe": "a", "endingOffsets": "earliest"}, False, "may not be earliest"),
+    ({"subscribe": "a", "endingOffsets": '{"a":{"0":5,"1":-2}}'}, False, "may not be earliest"),
     ({"subscribe": "a", "assign": '{"a":[0]}', "subscribePattern": "x"}, False, "exactly one of"),
     ({"subscribePattern": "("}, False, "not a valid regex"),
     ({"assign": '{"a":"0"}'}, False, "list of integers"),
