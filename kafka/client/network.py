@@ -112,7 +112,13 @@ class NetworkClient:
         self.cluster.add_listener(self._on_metadata_update)
         self._conns: Dict[int, BrokerConnection] = {}
         self._lock = threading.RLock()
-        self._poll_lock = threading.Lock()
+        # One thread at a time does the I/O (the "poller"); the others wait on
+        # this condition, which is notified once the poller has resolved what
+        # it received: a thread waiting for a future another thread's poll
+        # resolves returns then, not when it manages to take the I/O over.
+        self._poll_cond = threading.Condition(threading.Lock())
+        self._polling = False
+        self._poll_passes = 0  # I/O passes finished, by any thread
         self._selector = selectors.DefaultSelector()
         self._registered: Dict[int, Tuple[int, int]] = {}  # node -> (fd, events)
         self._wake_r, self._wake_w = socket.socketpair()
@@ -342,6 +348,13 @@ class NetworkClient:
 
     def close(self, node_id: Optional[int] = None) -> None:
         """Close one connection, or all of them and the client."""
+        try:
+            self._close(node_id)
+        finally:
+            with self._poll_cond:
+                self._poll_cond.notify_all()  # threads waiting for the poller see failed requests now
+
+    def _close(self, node_id: Optional[int]) -> None:
         with self._lock:
             if node_id is not None:
                 conn = self._conns.get(node_id)
@@ -445,19 +458,54 @@ class NetworkClient:
         while True:
             if self._closed:
                 return
-            if not self._poll_lock.acquire(timeout=max(deadline - time.monotonic(), 0.0)):
+            if not self._begin_polling(deadline, future):
                 return
+            completed: List[Tuple[ResponseFuture, Any]] = []
             try:
-                completed = self._poll_once(deadline, future)
+                try:
+                    completed = self._poll_once(deadline, future)
+                finally:
+                    with self._poll_cond:
+                        self._polling = False
+                        self._poll_passes += 1
+                for fut, response in completed:
+                    if not fut.is_done:
+                        self._resolve(fut, response)
             finally:
-                self._poll_lock.release()
-            for fut, response in completed:
-                if not fut.is_done:
-                    self._resolve(fut, response)
+                with self._poll_cond:
+                    self._poll_cond.notify_all()
             if self._events:
                 self._emit_events()
             if future is None or future.is_done or time.monotonic() >= deadline:
                 return
+
+    def _begin_polling(self, deadline: float, future: Optional[Future[Any]]) -> bool:
+        """Become the thread doing the I/O; False when there is no need or time ran out first.
+
+        While another thread polls, wait for it to finish a pass: the
+        responses it read are resolved by then, ``future``'s included.
+        Waiting for the lock itself instead would leave a caller whose
+        response already arrived blocked as long as the other thread keeps
+        polling (the producer's sender polls up to a second at a time and
+        takes the lock back at once). Without ``future``, the other
+        thread's pass stands for the one pass asked for: the caller can
+        look at once at what it changed (a connection that became ready).
+        """
+        with self._poll_cond:
+            passes = self._poll_passes
+            while self._polling:
+                if self._closed or (future is not None and future.is_done):
+                    return False
+                if future is None and self._poll_passes != passes:
+                    return False
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._poll_cond.wait(left)
+            if self._closed:
+                return False
+            self._polling = True
+            return True
 
     @staticmethod
     def _resolve(future: ResponseFuture, response: Any) -> None:

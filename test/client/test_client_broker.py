@@ -16,6 +16,7 @@ from kafka.record import MemoryRecords, MemoryRecordsBuilder
 from kafka.structs import TopicPartition
 
 from ..conn.test_blocking import _Peer, _hang_up, _http, _silent
+from ..support.waiting import wait_until
 
 
 def _topic(broker, partitions=3):
@@ -106,6 +107,44 @@ def test_threads_share_one_client(broker):
         t.join(60)
     client.close()
     assert not failures
+
+
+def test_a_response_another_thread_reads_ends_the_wait_for_it(broker):
+    # As a transactional producer: its sender thread polls the client up to a
+    # second at a time and starts its next poll at once, while the
+    # application thread waits for a coordinator's answer (EndTxn,
+    # AddPartitionsToTxn, ...). The sender reads that answer; the waiting
+    # thread must return then, not when it manages to take the polling over
+    # (the sender here polls a minute at a time: that would be a timeout).
+    client = KafkaClient(bootstrap_servers=broker.bootstrap_servers)
+    stop = threading.Event()
+    polls = []
+
+    def poller():
+        while not stop.is_set():
+            polls.append(1)
+            client.poll(timeout_ms=60000)
+
+    thread = threading.Thread(target=poller, daemon=True)
+    try:
+        client.send_to_any(METADATA.Request(topics=[]), timeout_ms=10000)
+        node = next(iter(b.node_id for b in client.cluster.brokers()))
+        assert client.await_ready(node, 10000)
+        thread.start()
+        assert wait_until(lambda: polls, timeout=10)
+        for _ in range(20):
+            started = time.monotonic()
+            response = client.send_and_wait(node, METADATA.Request(topics=[]), timeout_ms=30000)
+            assert response.brokers
+            # Not a speed check: a wait ending only with the other thread's
+            # poll (a minute) or with its own timeout (half a minute) fails.
+            assert time.monotonic() - started < 10
+    finally:
+        stop.set()
+        client.wakeup()
+        thread.join(10)
+        client.close()
+    assert not thread.is_alive()
 
 
 @pytest.mark.parametrize("behaviour,expected", [(_http, "Kafka broker"), (_silent, "took longer"),
