@@ -27,6 +27,7 @@ from kafka.confluent._admin_types import (
     ConsumerGroupType, DeletedRecords, DescribeClusterResult, ElectionType, GroupMetadata, IsolationLevel,
     ListConsumerGroupsResult, MemberAssignment, MemberDescription, NewPartitions, NewTopic, Node, OffsetSpec,
     ResourcePatternType, ResourceType, TopicCollection, TopicDescription, TopicPartitionInfo, group_state)
+from kafka.confluent._closing import Closable
 from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInfo, ScramMechanism,
                                           UserScramCredentialAlteration, UserScramCredentialDeletion,
                                           UserScramCredentialsDescription,
@@ -126,7 +127,7 @@ def _checked_list(value: Any, cls: type, what: str) -> list:
     return value
 
 
-class AdminClient:
+class AdminClient(Closable):
     """Administer topics, configs, groups, offsets, records and ACLs of a cluster.
 
     ``AdminClient(conf)`` takes librdkafka properties (at least
@@ -134,6 +135,11 @@ class AdminClient:
     connection is made until the first operation. Operations keyed by a
     resource return ``{resource: Future}``; the others return one Future.
     """
+
+    _closed_text = "AdminClient has been closed"
+    #: socket.timeout.ms's default, which argument checks read before ``__init__`` has run (a
+    #: subclass that skips it still gets its arguments checked before the closed client's error).
+    _request_timeout_ms = 60000.0
 
     def __init__(self, conf: Dict[str, Any], **kwargs: Any) -> None:
         conf = confmod.from_arguments(conf, kwargs)
@@ -145,6 +151,7 @@ class AdminClient:
         self._engine: Any = None
         self._lock = threading.Lock()
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="kafkawire-admin")
+        self._closed = False
 
     # -- plumbing ----------------------------------------------------------------------------------------------
 
@@ -160,6 +167,7 @@ class AdminClient:
 
     def _run(self, keys: Sequence[Any], work: Callable[[Any], Dict[Any, Any]]) -> Dict[Any, Future]:
         """Futures for ``keys``, completed with ``work(engine)``'s ``{key: value or exception}``."""
+        self._check_open()
         futures: Dict[Any, Future] = {k: Future() for k in keys}
         for f in futures.values():
             f.set_running_or_notify_cancel()
@@ -242,6 +250,7 @@ class AdminClient:
 
     def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> ClusterMetadata:
         """Cluster metadata (of one topic, or of all), synchronously, as the other clients give it."""
+        self._check_handle()
         return self._metadata.cluster_metadata(topic, timeout)
 
     def describe_topics(self, topics: TopicCollection, **kwargs: Any) -> Dict[str, Future]:
@@ -709,6 +718,7 @@ class AdminClient:
         """
         warnings.warn("list_groups() is deprecated, use list_consumer_groups() and describe_consumer_groups() "
                       "instead.", DeprecationWarning, stacklevel=2)
+        self._check_handle()
         if group is not None and not isinstance(group, str):
             raise TypeError("group must be str")
         timeout_ms = _seconds_to_ms(None if timeout is None or timeout < 0 else timeout,
@@ -720,12 +730,14 @@ class AdminClient:
 
     def cluster_id(self, timeout: float = -1) -> Optional[str]:
         """The cluster id the brokers report, synchronously."""
+        self._check_handle()
         return self._metadata.cluster_id(timeout)
 
     # -- client ------------------------------------------------------------------------------------------------
 
     def poll(self, timeout: float = -1) -> int:
         """Kept for confluent-kafka compatibility: results arrive through the futures, so there is nothing to serve."""
+        self._check_open()
         return 0
 
     def __len__(self) -> int:
@@ -733,6 +745,7 @@ class AdminClient:
 
     def set_sasl_credentials(self, username: str, password: str) -> None:
         """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        self._check_handle()
         check_credentials(username, password)
         with self._lock:
             self._settings["sasl_plain_username"] = username
@@ -743,13 +756,26 @@ class AdminClient:
         self._metadata.set_sasl_credentials(username, password)
 
     def close(self) -> None:
-        """Release connections and the worker threads (not part of confluent-kafka's API)."""
+        """Release connections and the worker threads; what leaving a ``with`` block does.
+
+        Afterwards the methods raise ``RuntimeError``, as confluent-kafka's do
+        after its ``with`` block (confluent-kafka has no ``close()``).
+        """
+        if self._closed:
+            return
+        self._closed = True
         self._pool.shutdown(wait=False)
         with self._lock:
             engine, self._engine = self._engine, None
         if engine is not None:
             engine.close()
         self._metadata.close()
+
+    def __enter__(self) -> "AdminClient":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
 
     def __del__(self) -> None:
         try:

@@ -20,6 +20,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
+from kafka.confluent._closing import Closable
 from kafka.confluent._log_forward import client_name, forwarder_for
 from kafka.confluent._record_buffer import RecordBuffer
 from kafka.confluent._stats import statistics
@@ -73,7 +74,7 @@ class _Listener:
         self._owner._rebalance("lost", partitions)
 
 
-class Consumer:
+class Consumer(Closable):
     """A group consumer with confluent-kafka's interface.
 
     ``Consumer(conf, logger=None)``: ``conf`` holds librdkafka property names
@@ -81,6 +82,8 @@ class Consumer:
     :meth:`subscribe` and ``on_commit`` run inside :meth:`poll` /
     :meth:`consume`, in the calling thread.
     """
+
+    _closed_text = "Consumer closed"
 
     def __init__(self, conf: Any = confmod.NOT_GIVEN, logger: Optional[logging.Logger] = None,
                  **kwargs: Any) -> None:
@@ -333,8 +336,9 @@ class Consumer:
         """The next record or event, waiting up to ``timeout`` seconds (None or -1: no limit)."""
         if timeout is not None and not isinstance(timeout, (int, float)):
             raise TypeError("timeout must be a number")
-        if self._buffer and not (self._errors or self._eof_due or self._events or self._partition_eof
-                                 or self._closed or self._stats_cb is not None or self._relay_queue) and \
+        if not self._closed and self._buffer and not (
+                self._errors or self._eof_due or self._events or self._partition_eof
+                or self._stats_cb is not None or self._relay_queue) and \
                 (not self._auto_commit or time.monotonic() < self._next_commit):
             # The common case, a record already fetched and nothing else to serve first.
             return self._hand_out_one()
@@ -396,8 +400,8 @@ class Consumer:
             for records in batches.values():
                 self._buffer.extend(records)
                 self._rx_msgs += len(records)
-            for etp, exc in self._engine.take_partition_errors():
-                self._errors.append(self._partition_error_message(etp, exc))
+            for etp, partition_error in self._engine.take_partition_errors():
+                self._errors.append(self._partition_error_message(etp, partition_error))
             # Raised after the records are buffered: the engine has moved its
             # positions past them, so they must stay for the next poll.
             self._raise_rebalance_error()
@@ -674,8 +678,8 @@ class Consumer:
         if etp not in assigned:
             # librdkafka knows a partition of an assigned topic (an erroneous state
             # to seek it in) and no other (unknown).
-            code = KafkaError._STATE if any(tp.topic == etp.topic for tp in assigned) \
-                else KafkaError._UNKNOWN_PARTITION  # type: ignore[attr-defined]
+            known_topic = any(tp.topic == etp.topic for tp in assigned)
+            code = KafkaError._STATE if known_topic else KafkaError._UNKNOWN_PARTITION  # type: ignore[attr-defined]
             raise KafkaException(KafkaError(code, "Failed to seek to offset %d: %s"
                                             % (partition.offset, KafkaError(code).str())))
         self._drop_buffered({etp})
@@ -685,6 +689,7 @@ class Consumer:
 
     def pause(self, partitions: Any) -> None:
         """Stop fetching ``partitions`` until :meth:`resume` (those not assigned are left alone)."""
+        self._check_open()
         assigned = self._engine.assignment()
         parts = {_tp(tp) for tp in partitions_list(partitions)} & assigned
         self._drop_buffered(parts)
@@ -692,6 +697,7 @@ class Consumer:
 
     def resume(self, partitions: Any) -> None:
         """Fetch ``partitions`` again (those not assigned are left alone)."""
+        self._check_open()
         assigned = self._engine.assignment()
         self._engine.resume(*sorted({_tp(tp) for tp in partitions_list(partitions)} & assigned))
 
@@ -736,14 +742,17 @@ class Consumer:
 
     def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> Any:
         """Cluster metadata (:class:`kafka.confluent.admin.ClusterMetadata`), for one topic or all."""
+        self._check_handle()
         return self._metadata.cluster_metadata(topic, timeout)
 
     def cluster_id(self, timeout: float = -1) -> Optional[str]:
         """The cluster's id, from broker metadata."""
+        self._check_handle()
         return self._metadata.cluster_id(timeout)
 
     def set_sasl_credentials(self, username: str, password: str) -> None:
         """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        self._check_handle()
         check_credentials(username, password)
         self._engine.set_sasl_credentials(username, password)
         self._metadata.set_sasl_credentials(username, password)
@@ -780,10 +789,6 @@ class Consumer:
             if self._log_forward is not None:
                 self._log_forward.close()
                 self._log_forward.serve()
-
-    def _check_open(self) -> None:
-        if self._closed:
-            raise RuntimeError("Consumer closed")
 
     def __enter__(self) -> "Consumer":
         return self

@@ -21,6 +21,7 @@ from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
+from kafka.confluent._closing import Closable
 from kafka.confluent._log_forward import client_name, forwarder_for, threads_named
 from kafka.confluent._produce_batch import produce_batch
 from kafka.confluent._stats import statistics
@@ -193,7 +194,7 @@ class _Delivery:
         return groups
 
 
-class Producer:
+class Producer(Closable):
     """An asynchronous producer with confluent-kafka's interface.
 
     ``Producer(conf, logger=None)``: ``conf`` holds librdkafka property names
@@ -206,6 +207,10 @@ class Producer:
     at its next turn (so they leave within ``linger.ms`` with no further
     call). Reports are served one batch at a time.
     """
+
+    _closed_text = "Producer has been closed"
+    #: Whether produce() must look at _check_can_produce (True until __init__ has set it).
+    _refusing = True
 
     def __init__(self, conf: Any = confmod.NOT_GIVEN, logger: Optional[logging.Logger] = None,
                  **kwargs: Any) -> None:
@@ -358,8 +363,7 @@ class Producer:
 
     def _check_can_produce(self) -> None:
         """Raise what librdkafka's produce() raises when the producer cannot take records now."""
-        if self._closed:
-            raise KafkaException(KafkaError(KafkaError._STATE, "the producer is closed"))  # type: ignore[attr-defined]
+        self._check_open()
         if self._fatal_reported:
             raise KafkaException(KafkaError(KafkaError._FATAL,  # type: ignore[attr-defined]
                                             "Unable to produce message: Local: Fatal error"))
@@ -380,6 +384,7 @@ class Producer:
         timestamps and headers are not taken in batch mode, and a message's
         own ``partition`` is checked but not used.
         """
+        self._check_open()
         return produce_batch(self.produce, topic, messages, partition, on_delivery)
 
     def _keep(self, topic: str, partition: int, record: _Record, extra: _Extra) -> None:
@@ -663,6 +668,7 @@ class Producer:
         ``None`` or a negative timeout waits until an event arrives.
         Returns the number of events served.
         """
+        self._check_open()
         if timeout is not None and not isinstance(timeout, (int, float)):
             raise TypeError("timeout must be a number")
         if timeout is None or timeout < 0:
@@ -678,6 +684,7 @@ class Producer:
         ``None`` or a negative timeout waits without limit. As in librdkafka,
         queued records are sent at once, without waiting out ``linger.ms``.
         """
+        self._check_open()
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         with self._lock:
             if self._count == 0:
@@ -696,6 +703,8 @@ class Producer:
 
     def __len__(self) -> int:
         """Records produced whose delivery report has not been served yet."""
+        if self._closed:
+            return 0
         with self._lock:
             return self._count
 
@@ -711,6 +720,7 @@ class Producer:
         next :meth:`poll` or :meth:`flush`. ``blocking`` is accepted; purging
         never waits here.
         """
+        self._check_open()
         with self._handing_over:
             if in_queue:
                 failed: List[_Delivery] = []
@@ -736,6 +746,7 @@ class Producer:
 
     def set_sasl_credentials(self, username: str, password: str) -> None:
         """Use these SASL PLAIN/SCRAM credentials for the next logins (open connections stay)."""
+        self._check_handle()
         check_credentials(username, password)
         self._engine.set_sasl_credentials(username, password)
         self._metadata.set_sasl_credentials(username, password)
@@ -743,15 +754,18 @@ class Producer:
 
     def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> Any:
         """Cluster metadata (:class:`kafka.confluent.admin.ClusterMetadata`), for one topic or all."""
+        self._check_handle()
         return self._metadata.cluster_metadata(topic, timeout)
 
     def cluster_id(self, timeout: float = -1) -> Optional[str]:
         """The cluster's id, from broker metadata."""
+        self._check_handle()
         return self._metadata.cluster_id(timeout)
 
     # -- transactions ------------------------------------------------------------------------
 
     def _txn_call(self, action: Callable[[], Any]) -> None:
+        self._check_open()
         try:
             action()
         except KafkaException:
@@ -770,14 +784,17 @@ class Producer:
 
     def init_transactions(self, timeout: Optional[float] = None) -> None:
         """Register ``transactional.id`` with its coordinator (fencing older producers)."""
+        self._check_open()
         self._txn_call(self._engine.init_transactions)
 
     def begin_transaction(self) -> None:
         """Start a transaction."""
+        self._check_open()
         self._txn_call(self._engine.begin_transaction)
 
     def send_offsets_to_transaction(self, positions: Any, group_metadata: Any, timeout: Optional[float] = None) -> None:
         """Commit the consumer ``positions`` (TopicPartition list) within the transaction."""
+        self._check_open()
         offsets = {}
         from kafka.structs import OffsetAndMetadata, TopicPartition as EngineTP
 
@@ -788,6 +805,7 @@ class Producer:
 
     def commit_transaction(self, timeout: Optional[float] = None) -> None:
         """Deliver the transaction's records, serve their delivery reports, then commit it."""
+        self._check_open()
         self.flush(timeout if timeout is not None else -1)
         self._txn_call(self._engine.commit_transaction)
 
@@ -798,6 +816,7 @@ class Producer:
         engine by the thread that fetched it, would otherwise reach the engine
         after the abort and be written in the next transaction.
         """
+        self._check_open()
         with self._handing_over:
             self.purge(in_queue=True, in_flight=False)
         self._txn_call(self._engine.abort_transaction)

@@ -64,6 +64,12 @@ DEFAULT_CONFIG: Dict[str, Any] = {
 DEFAULT_CONFIG.update({k: v for k, v in CLIENT_CONFIG.items() if k not in DEFAULT_CONFIG})
 DEFAULT_CONFIG["request_timeout_ms"] = 30000  # as kafka-python 3; JoinGroup waits longer on its own
 
+def _offset_of(record: Any) -> int:
+    """The offset of a record row (of any record class)."""
+    offset: int = record[OFFSET]
+    return offset
+
+
 class ModernKafkaConsumer:
     """Consumes records from Kafka topics.
 
@@ -292,23 +298,23 @@ class ModernKafkaConsumer:
         what it handed out and fetches again from there.
         """
         subscription = self._subscription
-        ends = {}
+        ends: Dict[TopicPartition, int] = {}
         for tp, records in batches.items():
             state = subscription.assigned_state(tp)
             if state is not None and state.position is not None:
                 ends[tp] = state.position
-                state.position = records[0][OFFSET]
+                state.position = _offset_of(records[0])
         for tp, records in batches.items():
             end = ends.get(tp)
             if end is None:
                 continue
-            expected = records[0][OFFSET]
+            expected = _offset_of(records[0])
             last = len(records) - 1
             for i, record in enumerate(records):
                 state = subscription.assigned_state(tp)
                 if state is None or state.paused or state.position != expected:
                     break  # sought, paused or revoked since the poll
-                expected = state.position = end if i == last else record[OFFSET] + 1
+                expected = state.position = end if i == last else _offset_of(record) + 1
                 yield record
 
     # -- positions ----------------------------------------------------------------------------
