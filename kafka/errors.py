@@ -69,6 +69,10 @@ class KafkaTimeoutError(RetriableError):
     retriable = True
 
 
+class CoordinatorWaitTimeoutError(KafkaTimeoutError):
+    """No coordinator for the group (or transaction) could be found within the time allowed."""
+
+
 class ProtocolError(KafkaError):
     """Bytes received from a peer do not follow the Kafka protocol."""
 

@@ -35,7 +35,7 @@ from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInf
                                           duplicate_users_error)
 from kafka.confluent._list_groups import list_groups
 from kafka.confluent.admin import ClusterMetadata, MetadataSource, check_credentials
-from kafka.confluent.errors import KafkaError, KafkaException, from_engine
+from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
 from kafka.confluent.message import OFFSET_INVALID, TopicPartition
 from kafka.structs import OffsetAndMetadata
 from kafka.structs import TopicPartition as EngineTP
@@ -57,7 +57,7 @@ def _kafka_error(error: BaseException) -> KafkaError:
     if isinstance(error, engine_errors.UnsupportedVersionError):
         # librdkafka's answer when the broker does not offer the API at all.
         return KafkaError(KafkaError._UNSUPPORTED_FEATURE, str(error) or None)  # type: ignore[attr-defined]
-    return from_engine(error)
+    return call_error(error, "", KafkaError._TIMED_OUT)  # type: ignore[attr-defined]
 
 
 def _fail(error: BaseException) -> KafkaException:
@@ -165,12 +165,36 @@ class AdminClient(Closable):
                 self._engine = KafkaAdminClient(**settings)
             return self._engine
 
-    def _run(self, keys: Sequence[Any], work: Callable[[Any], Dict[Any, Any]]) -> Dict[Any, Future]:
-        """Futures for ``keys``, completed with ``work(engine)``'s ``{key: value or exception}``."""
+    def _run(self, keys: Sequence[Any], work: Callable[[Any], Dict[Any, Any]],
+             timeout_ms: Optional[float] = None, timed_out: Optional[Callable[[], Any]] = None) -> Dict[Any, Future]:
+        """Futures for ``keys``, completed with ``work(engine)``'s ``{key: value or exception}``.
+
+        A future not completed within ``timeout_ms`` (the call's request
+        timeout) fails with ``_TIMED_OUT``, as librdkafka's do, or gets
+        ``timed_out()`` as its result when given; the work goes on in the
+        background and its late result is dropped.
+        """
         self._check_open()
         futures: Dict[Any, Future] = {k: Future() for k in keys}
         for f in futures.values():
             f.set_running_or_notify_cancel()
+        lock = threading.Lock()  # a future is completed once, by the work or by the timer
+
+        def complete(f: Future, value: Any) -> None:
+            with lock:
+                if f.done():
+                    return
+                if isinstance(value, BaseException):
+                    f.set_exception(value)
+                else:
+                    f.set_result(value)
+
+        def expire() -> None:
+            for f in futures.values():
+                complete(f, timed_out() if timed_out is not None else
+                         KafkaException(KafkaError(KafkaError._TIMED_OUT)))  # type: ignore[attr-defined]
+
+        timer = None if timeout_ms is None else threading.Timer(timeout_ms / 1000.0, expire)
 
         def job() -> None:
             try:
@@ -178,23 +202,26 @@ class AdminClient(Closable):
             except BaseException as exc:  # noqa: BLE001 - every future reports the failure
                 error = _fail(exc)
                 for f in futures.values():
-                    if not f.done():
-                        f.set_exception(error)
+                    complete(f, error)
                 return
+            finally:
+                if timer is not None:
+                    timer.cancel()
             for key, f in futures.items():
                 value = results.get(key, KafkaException(KafkaError(KafkaError._FAIL,  # type: ignore[attr-defined]
                                                                    "no result for %s" % (key,))))
-                if isinstance(value, BaseException):
-                    f.set_exception(_fail(value))
-                else:
-                    f.set_result(value)
+                complete(f, _fail(value) if isinstance(value, BaseException) else value)
 
+        if timer is not None:
+            timer.daemon = True
+            timer.start()
         self._pool.submit(job)
         return futures
 
-    def _run_one(self, work: Callable[[Any], Any]) -> Future:
+    def _run_one(self, work: Callable[[Any], Any], timeout_ms: Optional[float] = None,
+                 timed_out: Optional[Callable[[], Any]] = None) -> Future:
         marker = object()
-        return self._run([marker], lambda engine: {marker: work(engine)})[marker]
+        return self._run([marker], lambda engine: {marker: work(engine)}, timeout_ms, timed_out)[marker]
 
     def _timeouts(self, kwargs: Dict[str, Any], allowed: Iterable[str]) -> Tuple[float, float]:
         unknown = set(kwargs) - set(allowed)
@@ -213,7 +240,7 @@ class AdminClient(Closable):
         waits for the creation), ``request_timeout`` (s), ``validate_only``.
         """
         _checked_list(new_topics, NewTopic, "NewTopic objects")
-        _, operation_ms = self._timeouts(kwargs, ("operation_timeout", "request_timeout", "validate_only"))
+        request_ms, operation_ms = self._timeouts(kwargs, ("operation_timeout", "request_timeout", "validate_only"))
         validate_only = bool(kwargs.get("validate_only", False))
         specs = []
         for t in new_topics:
@@ -226,19 +253,19 @@ class AdminClient(Closable):
             except engine_errors.IllegalArgumentError as exc:
                 raise ValueError(str(exc)) from None
         return self._run([t.topic for t in new_topics], lambda engine: engine.create_topics(
-            specs, timeout_ms=operation_ms, validate_only=validate_only, raise_error=False))
+            specs, timeout_ms=operation_ms, validate_only=validate_only, raise_error=False), timeout_ms=request_ms)
 
     def delete_topics(self, topics: List[str], **kwargs: Any) -> Dict[str, Future]:
         """Delete topics; ``{topic: Future}`` whose result is None."""
         _checked_list(topics, str, "topic names")
-        _, operation_ms = self._timeouts(kwargs, ("operation_timeout", "request_timeout"))
+        request_ms, operation_ms = self._timeouts(kwargs, ("operation_timeout", "request_timeout"))
         return self._run(topics, lambda engine: engine.delete_topics(list(topics), timeout_ms=operation_ms,
-                                                                      raise_error=False))
+                                                                      raise_error=False), timeout_ms=request_ms)
 
     def create_partitions(self, new_partitions: List[NewPartitions], **kwargs: Any) -> Dict[str, Future]:
         """Raise partition counts; ``{topic: Future}`` whose result is None."""
         _checked_list(new_partitions, NewPartitions, "NewPartitions objects")
-        _, operation_ms = self._timeouts(kwargs, ("operation_timeout", "request_timeout", "validate_only"))
+        request_ms, operation_ms = self._timeouts(kwargs, ("operation_timeout", "request_timeout", "validate_only"))
         validate_only = bool(kwargs.get("validate_only", False))
         try:
             plan = {p.topic: engine_res.NewPartitions(p.new_total_count, p.replica_assignment)
@@ -246,7 +273,7 @@ class AdminClient(Closable):
         except engine_errors.IllegalArgumentError as exc:
             raise ValueError(str(exc)) from None
         return self._run(list(plan), lambda engine: engine.create_partitions(
-            plan, timeout_ms=operation_ms, validate_only=validate_only, raise_error=False))
+            plan, timeout_ms=operation_ms, validate_only=validate_only, raise_error=False), timeout_ms=request_ms)
 
     def list_topics(self, topic: Optional[str] = None, timeout: float = -1) -> ClusterMetadata:
         """Cluster metadata (of one topic, or of all), synchronously, as the other clients give it."""
@@ -259,7 +286,7 @@ class AdminClient(Closable):
             raise TypeError("Expected input to be instance of TopicCollection")
         names = topics.topic_names
         _checked_list(names, str, "topic names to be described")
-        self._timeouts(kwargs, ("request_timeout", "include_authorized_operations"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "include_authorized_operations"))
         include_ops = bool(kwargs.get("include_authorized_operations", False))
 
         def work(engine: Any) -> Dict[str, Any]:
@@ -279,11 +306,11 @@ class AdminClient(Closable):
                                              [] if include_ops else None)
             return out
 
-        return self._run(list(names), work)
+        return self._run(list(names), work, timeout_ms=request_ms)
 
     def describe_cluster(self, **kwargs: Any) -> Future:
         """Describe the cluster; a Future whose result is a :class:`DescribeClusterResult`."""
-        self._timeouts(kwargs, ("request_timeout", "include_authorized_operations"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "include_authorized_operations"))
         include_ops = bool(kwargs.get("include_authorized_operations", False))
 
         def work(engine: Any) -> DescribeClusterResult:
@@ -292,14 +319,14 @@ class AdminClient(Closable):
             controller = next((n for n in nodes if n.id == d.controller_id), None)
             return DescribeClusterResult(controller, nodes, d.cluster_id, [] if include_ops else None)
 
-        return self._run_one(work)
+        return self._run_one(work, timeout_ms=request_ms)
 
     # -- configs -----------------------------------------------------------------------------------------------
 
     def describe_configs(self, resources: List[ConfigResource], **kwargs: Any) -> Dict[ConfigResource, Future]:
         """Describe configs; ``{ConfigResource: Future}`` whose result is ``{name: ConfigEntry}``."""
         _checked_list(resources, ConfigResource, "ConfigResource objects")
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
         specs = [engine_res.ConfigResource(_engine_config_type(r.restype), r.name) for r in resources]
 
         def work(engine: Any) -> Dict[Any, Any]:
@@ -313,7 +340,7 @@ class AdminClient(Closable):
                     out[r] = {name: _config_entry(e) for name, e in value.items()}
             return out
 
-        return self._run(resources, work)
+        return self._run(resources, work, timeout_ms=request_ms)
 
     def alter_configs(self, resources: List[ConfigResource], **kwargs: Any) -> Dict[ConfigResource, Future]:
         """Replace each resource's dynamic configs with its ``set_config`` entries (others revert to defaults).
@@ -321,18 +348,18 @@ class AdminClient(Closable):
         Deprecated in confluent-kafka in favour of :meth:`incremental_alter_configs`.
         """
         _checked_list(resources, ConfigResource, "ConfigResource objects")
-        self._timeouts(kwargs, ("request_timeout", "validate_only"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "validate_only"))
         validate_only = bool(kwargs.get("validate_only", False))
         specs = [engine_res.ConfigResource(_engine_config_type(r.restype), r.name, dict(r.set_config_dict))
                  for r in resources]
         return self._run(resources, lambda engine: self._by_resource(
-            resources, specs, engine.alter_configs(specs, validate_only=validate_only, raise_error=False)))
+            resources, specs, engine.alter_configs(specs, validate_only=validate_only, raise_error=False)), timeout_ms=request_ms)
 
     def incremental_alter_configs(self, resources: List[ConfigResource],
                                   **kwargs: Any) -> Dict[ConfigResource, Future]:
         """Apply each resource's ``incremental_configs`` (SET, DELETE, APPEND, SUBTRACT) one by one."""
         _checked_list(resources, ConfigResource, "ConfigResource objects")
-        self._timeouts(kwargs, ("request_timeout", "validate_only"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "validate_only"))
         validate_only = bool(kwargs.get("validate_only", False))
         specs = []
         for r in resources:
@@ -350,7 +377,7 @@ class AdminClient(Closable):
             specs.append(engine_res.ConfigResource(_engine_config_type(r.restype), r.name, plan))
         return self._run(resources, lambda engine: self._by_resource(
             resources, specs, engine.incremental_alter_configs(specs, validate_only=validate_only,
-                                                                raise_error=False)))
+                                                                raise_error=False)), timeout_ms=request_ms)
 
     @staticmethod
     def _by_resource(resources: List[ConfigResource], specs: List[Any], found: Dict[Any, Any]) -> Dict[Any, Any]:
@@ -364,22 +391,22 @@ class AdminClient(Closable):
             raise TypeError("Expected list of AclBinding")
         if len(set(acls)) != len(acls):
             raise ValueError("duplicate ACL bindings not allowed")
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
         specs = [_engine_acl(a) for a in acls]
 
         def work(engine: Any) -> Dict[Any, Any]:
             found = engine.create_acls(specs, raise_error=False)
             return {a: found.get(s) for a, s in zip(acls, specs)}
 
-        return self._run(acls, work)
+        return self._run(acls, work, timeout_ms=request_ms)
 
     def describe_acls(self, acl_binding_filter: AclBindingFilter, **kwargs: Any) -> Future:
         """ACLs matching a filter; a Future whose result is a list of :class:`AclBinding`."""
         if type(acl_binding_filter) is not AclBindingFilter:
             raise TypeError("Expected an AclBindingFilter")
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
         spec = _engine_acl(acl_binding_filter)
-        return self._run_one(lambda engine: [_binding(a) for a in engine.describe_acls(spec)])
+        return self._run_one(lambda engine: [_binding(a) for a in engine.describe_acls(spec)], timeout_ms=request_ms)
 
     def delete_acls(self, acl_binding_filters: List[AclBindingFilter],
                     **kwargs: Any) -> Dict[AclBindingFilter, Future]:
@@ -389,7 +416,7 @@ class AdminClient(Closable):
             raise TypeError("Expected list of AclBindingFilter")
         if len(set(acl_binding_filters)) != len(acl_binding_filters):
             raise ValueError("duplicate ACL binding filters not allowed")
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
         specs = [_engine_acl(f) for f in acl_binding_filters]
 
         def work(engine: Any) -> Dict[Any, Any]:
@@ -400,7 +427,7 @@ class AdminClient(Closable):
                 out[f] = value if isinstance(value, BaseException) else [_binding(a) for a in value or ()]
             return out
 
-        return self._run(acl_binding_filters, work)
+        return self._run(acl_binding_filters, work, timeout_ms=request_ms)
 
     # -- consumer groups ---------------------------------------------------------------------------------------
 
@@ -410,7 +437,7 @@ class AdminClient(Closable):
         ``states`` and ``types`` (sets of :class:`ConsumerGroupState` /
         :class:`ConsumerGroupType`) keep only matching groups.
         """
-        self._timeouts(kwargs, ("request_timeout", "states", "types"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "states", "types"))
         states = kwargs.get("states")
         types = kwargs.get("types")
         for value, cls, what in ((states, ConsumerGroupState, "states"), (types, ConsumerGroupType, "types")):
@@ -445,7 +472,9 @@ class AdminClient(Closable):
                     valid[g.group_id] = ConsumerGroupListing(g.group_id, g.protocol_type == "", state, kind)
             return ListConsumerGroupsResult(list(valid.values()), problems)
 
-        return self._run_one(work)
+        # As librdkafka: a timeout is one of the result's errors, not the future's failure.
+        return self._run_one(work, timeout_ms=request_ms, timed_out=lambda: ListConsumerGroupsResult(
+            [], [KafkaError(KafkaError._TIMED_OUT)]))  # type: ignore[attr-defined]
 
     def describe_consumer_groups(self, group_ids: List[str], **kwargs: Any) -> Dict[str, Future]:
         """Describe groups; ``{group_id: Future}`` whose result is a :class:`ConsumerGroupDescription`."""
@@ -453,7 +482,7 @@ class AdminClient(Closable):
             raise TypeError("Expected input to be list of group ids to be described")
         if not group_ids:
             raise ValueError("Expected at least one group to be described")
-        self._timeouts(kwargs, ("request_timeout", "include_authorized_operations"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "include_authorized_operations"))
         include_ops = bool(kwargs.get("include_authorized_operations", False))
 
         def work(engine: Any) -> Dict[str, Any]:
@@ -476,7 +505,7 @@ class AdminClient(Closable):
                     [] if include_ops else None, ConsumerGroupType.CLASSIC)
             return out
 
-        return self._run(group_ids, work)
+        return self._run(group_ids, work, timeout_ms=request_ms)
 
     def delete_consumer_groups(self, group_ids: List[str], **kwargs: Any) -> Dict[str, Future]:
         """Delete groups; ``{group_id: Future}`` whose result is None."""
@@ -484,9 +513,9 @@ class AdminClient(Closable):
             raise TypeError("Expected input to be list of group ids to be deleted")
         if not group_ids:
             raise ValueError("Expected at least one group to be deleted")
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
         return self._run(group_ids, lambda engine: engine.delete_consumer_groups(list(group_ids),
-                                                                                 raise_error=False))
+                                                                                 raise_error=False), timeout_ms=request_ms)
 
     @staticmethod
     def _one_request(requests: Any, what: str) -> ConsumerGroupTopicPartitions:
@@ -507,7 +536,7 @@ class AdminClient(Closable):
         """A group's committed offsets; ``{group_id: Future}`` whose result is a
         :class:`ConsumerGroupTopicPartitions` (all committed partitions when none are named)."""
         request = self._one_request(list_consumer_group_offsets_request, "listing offsets")
-        self._timeouts(kwargs, ("request_timeout", "require_stable"))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout", "require_stable"))
         wanted = request.topic_partitions
         if wanted is not None:
             for tp in wanted:
@@ -531,14 +560,14 @@ class AdminClient(Closable):
                 out.append(item)
             return {request.group_id: ConsumerGroupTopicPartitions(request.group_id, out)}
 
-        return self._run([request.group_id], work)
+        return self._run([request.group_id], work, timeout_ms=request_ms)
 
     def alter_consumer_group_offsets(self, alter_consumer_group_offsets_request: List[ConsumerGroupTopicPartitions],
                                      **kwargs: Any) -> Dict[str, Future]:
         """Set a group's committed offsets; ``{group_id: Future}`` whose result is a
         :class:`ConsumerGroupTopicPartitions` (a partition that failed has its ``error`` set)."""
         request = self._one_request(alter_consumer_group_offsets_request, "altering offsets")
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
         if not request.topic_partitions:
             raise ValueError("'topic_partitions' cannot be empty")
         plan: Dict[EngineTP, OffsetAndMetadata] = {}
@@ -562,7 +591,7 @@ class AdminClient(Closable):
                 out.append(item)
             return {request.group_id: ConsumerGroupTopicPartitions(request.group_id, out)}
 
-        return self._run([request.group_id], work)
+        return self._run([request.group_id], work, timeout_ms=request_ms)
 
     # -- offsets and records -----------------------------------------------------------------------------------
 
@@ -588,14 +617,14 @@ class AdminClient(Closable):
         from kafka.confluent._list_offsets import list_offsets
 
         return self._run([tp for tp, _ in items], lambda engine: list_offsets(engine, items, isolation.value,
-                                                                                     request_ms))
+                                                                                     request_ms), timeout_ms=request_ms)
 
     def delete_records(self, topic_partition_offsets: List[TopicPartition],
                        **kwargs: Any) -> Dict[TopicPartition, Future]:
         """Delete records before each partition's ``offset`` (``OFFSET_END``: all);
         ``{TopicPartition: Future}`` whose result is a :class:`DeletedRecords`."""
         _checked_list(topic_partition_offsets, TopicPartition, "TopicPartition objects")
-        _, operation_ms = self._timeouts(kwargs, ("request_timeout", "operation_timeout"))
+        request_ms, operation_ms = self._timeouts(kwargs, ("request_timeout", "operation_timeout"))
         if len({(tp.topic, tp.partition) for tp in topic_partition_offsets}) != len(topic_partition_offsets):
             raise ValueError("Duplicate partitions specified")
         plan = {EngineTP(tp.topic, tp.partition): tp.offset for tp in topic_partition_offsets}
@@ -608,7 +637,7 @@ class AdminClient(Closable):
                 out[tp] = value if isinstance(value, BaseException) else DeletedRecords(value.low_watermark)
             return out
 
-        return self._run(topic_partition_offsets, work)
+        return self._run(topic_partition_offsets, work, timeout_ms=request_ms)
 
     # -- leaders and credentials -------------------------------------------------------------------------------
 
@@ -631,7 +660,7 @@ class AdminClient(Closable):
                 if tp.partition < 0:
                     raise ValueError("Elements of the 'partitions' list must not have negative value for "
                                      "'partition' field")
-        _, operation_ms = self._timeouts(kwargs, ("request_timeout", "operation_timeout"))
+        request_ms, operation_ms = self._timeouts(kwargs, ("request_timeout", "operation_timeout"))
         wanted: Optional[Dict[str, List[int]]] = None
         if partitions is not None:
             wanted = {}
@@ -654,7 +683,7 @@ class AdminClient(Closable):
                     out[key] = error
             return out
 
-        return self._run_one(work)
+        return self._run_one(work, timeout_ms=request_ms)
 
     def describe_user_scram_credentials(self, users: Optional[List[str]] = None, **kwargs: Any) -> Any:
         """Users' SCRAM credentials as :class:`UserScramCredentialsDescription`.
@@ -664,7 +693,7 @@ class AdminClient(Closable):
         ``{user: Future}``.
         """
         check_users(users)
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
 
         def work(engine: Any) -> Dict[str, Any]:
             duplicated = duplicate_users_error(list(users or ()))
@@ -676,7 +705,7 @@ class AdminClient(Closable):
                 for user, value in found.items()}
 
         if users is not None:
-            return self._run(users, work)
+            return self._run(users, work, timeout_ms=request_ms)
 
         def every_user(engine: Any) -> Dict[str, Any]:
             described = work(engine)
@@ -685,7 +714,7 @@ class AdminClient(Closable):
                     raise value
             return described
 
-        return self._run_one(every_user)
+        return self._run_one(every_user, timeout_ms=request_ms)
 
     def alter_user_scram_credentials(self, alterations: List[UserScramCredentialAlteration],
                                      **kwargs: Any) -> Dict[str, Future]:
@@ -695,7 +724,7 @@ class AdminClient(Closable):
         password is sent.
         """
         check_alterations(alterations)
-        self._timeouts(kwargs, ("request_timeout",))
+        request_ms, _ = self._timeouts(kwargs, ("request_timeout",))
         changes: List[Any] = []
         for alt in alterations:
             if isinstance(alt, UserScramCredentialUpsertion):
@@ -706,7 +735,7 @@ class AdminClient(Closable):
             elif isinstance(alt, UserScramCredentialDeletion):
                 changes.append(engine_users.UserScramCredentialDeletion(alt.user, alt.mechanism.value))
         users = list(dict.fromkeys(alt.user for alt in alterations))
-        return self._run(users, lambda engine: engine.alter_user_scram_credentials(changes, raise_error=False))
+        return self._run(users, lambda engine: engine.alter_user_scram_credentials(changes, raise_error=False), timeout_ms=request_ms)
 
     # -- legacy ------------------------------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ import threading
 from typing import Any, Dict, List, Optional
 
 import kafka.confluent.errors
-from kafka.confluent.errors import KafkaError, KafkaException, from_engine
+from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
 
 
 class BrokerMetadata:
@@ -115,10 +115,8 @@ class MetadataSource:
             cluster = admin.describe_cluster(raise_error=True)
             described = admin.describe_topics(None if topic is None else [topic], raise_error=False)
         except Exception as exc:  # noqa: BLE001
-            error = from_engine(exc)
-            if error.code() == KafkaError._FAIL or "timed out" in error.str().lower():  # type: ignore[attr-defined]
-                error = KafkaError(KafkaError._TRANSPORT, error.str())  # type: ignore[attr-defined]
-            raise KafkaException(error) from exc
+            raise KafkaException(call_error(exc, "Failed to get metadata: ",
+                                            KafkaError._TRANSPORT)) from exc  # type: ignore[attr-defined]
         out = ClusterMetadata()
         out.cluster_id = cluster.cluster_id
         out.controller_id = cluster.controller_id if cluster.controller_id is not None else -1
@@ -151,7 +149,8 @@ class MetadataSource:
         try:
             return self._client(timeout_ms).describe_cluster(raise_error=True).cluster_id
         except Exception as exc:  # noqa: BLE001
-            raise KafkaException(from_engine(exc)) from exc
+            raise KafkaException(call_error(exc, "Failed to retrieve cluster id: ",
+                                            KafkaError._TIMED_OUT)) from exc  # type: ignore[attr-defined]
 
     def set_sasl_credentials(self, username: str, password: str) -> None:
         """Use these SASL credentials for the metadata client's next logins."""

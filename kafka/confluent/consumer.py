@@ -25,7 +25,7 @@ from kafka.confluent._log_forward import client_name, forwarder_for
 from kafka.confluent._record_buffer import RecordBuffer
 from kafka.confluent._stats import statistics
 from kafka.confluent.admin import MetadataSource, check_credentials
-from kafka.confluent.errors import KafkaError, KafkaException, from_engine
+from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, partitions_list)
 from kafka.consumer.kafka import ModernKafkaConsumer as KafkaConsumer
@@ -39,9 +39,16 @@ def _tp(tp: TopicPartition) -> EngineTP:
     return EngineTP(tp.topic, tp.partition)
 
 
+def _timeout_ms(timeout: Optional[float]) -> Optional[float]:
+    """A confluent-kafka timeout in seconds (None or negative: none) as the engine's milliseconds."""
+    return None if timeout is None or timeout < 0 else timeout * 1000.0
+
+
 def _commit_error(exc: BaseException, prefix: str = "") -> KafkaError:
     """The error a failed commit reports, as librdkafka builds it: never retriable, a broker's
-    error described by its code (after ``prefix``)."""
+    error described by its code (after ``prefix``), ``_WAIT_COORD`` when no coordinator was found."""
+    if isinstance(exc, engine_errors.CoordinatorWaitTimeoutError):
+        return KafkaError(KafkaError._WAIT_COORD, prefix + KafkaError(KafkaError._WAIT_COORD).str())  # type: ignore[attr-defined]
     error = from_engine(exc)
     if error.code() > 0:
         return KafkaError(error.code(), prefix + KafkaError(error.code()).str())
@@ -554,7 +561,9 @@ class Consumer(Closable):
             return None
         # Like confluent-kafka, a synchronous commit reports through its result only, not on_commit.
         try:
-            self._engine.commit(to_commit, retry_partition_errors=False)
+            # librdkafka waits as long as the session timeout for a synchronous commit.
+            self._engine.commit(to_commit, timeout_ms=self._config.get_int("session.timeout.ms"),
+                                retry_partition_errors=False)
         except engine_errors.KafkaError as exc:
             raise KafkaException(_commit_error(exc, "Commit failed: ")) from exc
         for etp, om in to_commit.items():
@@ -649,12 +658,17 @@ class Consumer(Closable):
     def committed(self, partitions: Any, timeout: Optional[float] = None) -> List[TopicPartition]:
         """The group's committed offsets of ``partitions`` (``OFFSET_INVALID`` when none)."""
         self._check_open()
+        parts = partitions_list(partitions)
+        if not parts:
+            return []
+        try:
+            looked_up = self._engine.committed_offsets([_tp(tp) for tp in parts], _timeout_ms(timeout), metadata=True)
+        except engine_errors.KafkaError as exc:
+            raise KafkaException(call_error(exc, "Failed to get committed offsets: ",
+                                            KafkaError._TIMED_OUT)) from exc  # type: ignore[attr-defined]
         out = []
-        for tp in partitions_list(partitions):
-            try:
-                found = self._engine.committed(_tp(tp), metadata=True)
-            except engine_errors.KafkaError as exc:
-                raise KafkaException(from_engine(exc)) from exc
+        for tp in parts:
+            found = looked_up.get(_tp(tp))
             result = TopicPartition(tp.topic, tp.partition, found.offset if found is not None else OFFSET_INVALID,
                                     (found.metadata or None) if found is not None else None)
             if found is not None and found.leader_epoch >= 0:
@@ -714,23 +728,24 @@ class Consumer(Closable):
             except Exception:  # noqa: BLE001 - not assigned
                 high = None
             return (OFFSET_INVALID, high if high is not None else OFFSET_INVALID)
-        timeout_ms = None if timeout is None or timeout < 0 else timeout * 1000.0
+        timeout_ms = _timeout_ms(timeout)
         try:
             low = self._engine.beginning_offsets([etp], timeout_ms)[etp]
             high = self._engine.end_offsets([etp], timeout_ms)[etp]
         except engine_errors.KafkaError as exc:
-            raise KafkaException(from_engine(exc)) from exc
+            raise KafkaException(call_error(exc, "Failed to get watermark offsets: ",
+                                            KafkaError._ALL_BROKERS_DOWN)) from exc  # type: ignore[attr-defined]
         return (low, high)
 
     def offsets_for_times(self, partitions: Any, timeout: Optional[float] = None) -> List[TopicPartition]:
         """For each partition (its ``offset`` holding a timestamp in ms), the first offset at or after it."""
         self._check_open()
         parts = partitions_list(partitions)
-        timeout_ms = None if timeout is None or timeout < 0 else timeout * 1000.0
         try:
-            found = self._engine.offsets_for_times({_tp(tp): tp.offset for tp in parts}, timeout_ms)
+            found = self._engine.offsets_for_times({_tp(tp): tp.offset for tp in parts}, _timeout_ms(timeout))
         except engine_errors.KafkaError as exc:
-            raise KafkaException(from_engine(exc)) from exc
+            raise KafkaException(call_error(exc, "Failed to get offsets: ",
+                                            KafkaError._ALL_BROKERS_DOWN)) from exc  # type: ignore[attr-defined]
         out = []
         for tp in parts:
             hit = found.get(_tp(tp))

@@ -128,6 +128,20 @@ def from_engine(exc: BaseException) -> KafkaError:
     return KafkaError(KafkaError._FAIL, str(exc) or type(exc).__name__)  # type: ignore[attr-defined]
 
 
+#: Engine errors meaning no broker answered (in time): librdkafka gives each call its own code for that.
+#: (A connection that broke during the call is ``_TRANSPORT``, whichever call it was.)
+UNREACHABLE = (engine_errors.NoBrokersAvailable, engine_errors.KafkaTimeoutError, engine_errors.NodeNotReadyError)
+
+
+def call_error(exc: BaseException, prefix: str, unreachable_code: int) -> KafkaError:
+    """The error a call reports, as librdkafka words it: ``prefix`` (``"Failed to get offsets: "``)
+    before the error's description, and ``unreachable_code`` when no broker answered in time."""
+    if isinstance(exc, UNREACHABLE):
+        return KafkaError(unreachable_code, prefix + KafkaError(unreachable_code).str())
+    error = from_engine(exc)
+    return KafkaError(error.code(), prefix + error.str())
+
+
 def fatal_from_engine(exc: BaseException) -> KafkaError:
     """The fatal error librdkafka reports where the engine's producer hit ``exc`` and became unusable.
 

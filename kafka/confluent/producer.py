@@ -99,6 +99,11 @@ def _headers_wire_size(headers: Tuple[Tuple[str, Optional[bytes]], ...]) -> int:
     return size
 
 
+def _timeout_ms(timeout: Optional[float]) -> Optional[float]:
+    """A confluent-kafka timeout in seconds (None or negative: none) as the engine's milliseconds."""
+    return None if timeout is None or timeout < 0 else timeout * 1000.0
+
+
 def _too_large() -> KafkaException:
     return KafkaException(KafkaError(KafkaError.MSG_SIZE_TOO_LARGE,  # type: ignore[attr-defined]
                                      "Unable to produce message: Broker: Message size too large"))
@@ -775,6 +780,11 @@ class Producer(Closable):
             if fatal is not None:
                 # Every call after a fatal error reports that error, as in librdkafka.
                 raise KafkaException(fatal_from_engine(fatal)) from exc
+            if isinstance(exc, (engine_errors.KafkaTimeoutError, engine_errors.NoBrokersAvailable)):
+                # Nothing was decided: librdkafka asks for the same call again, which resumes it.
+                raise KafkaException(KafkaError(
+                    KafkaError._TIMED_OUT,  # type: ignore[attr-defined]
+                    "Timed out waiting for operation to finish, retry call to resume", retriable=True)) from exc
             error = from_engine(exc)
             abortable = not isinstance(exc, (engine_errors.IllegalStateError,)) and \
                 not getattr(exc, "retriable", False)
@@ -785,7 +795,7 @@ class Producer(Closable):
     def init_transactions(self, timeout: Optional[float] = None) -> None:
         """Register ``transactional.id`` with its coordinator (fencing older producers)."""
         self._check_open()
-        self._txn_call(self._engine.init_transactions)
+        self._txn_call(lambda: self._engine.init_transactions(_timeout_ms(timeout)))
 
     def begin_transaction(self) -> None:
         """Start a transaction."""
@@ -801,13 +811,15 @@ class Producer(Closable):
         for tp in partitions_list(positions, "positions"):
             offsets[EngineTP(tp.topic, tp.partition)] = OffsetAndMetadata(tp.offset, tp.metadata or "")
         group = getattr(group_metadata, "engine_metadata", group_metadata)
-        self._txn_call(lambda: self._engine.send_offsets_to_transaction(offsets, group))
+        self._txn_call(lambda: self._engine.send_offsets_to_transaction(offsets, group, _timeout_ms(timeout)))
 
     def commit_transaction(self, timeout: Optional[float] = None) -> None:
         """Deliver the transaction's records, serve their delivery reports, then commit it."""
         self._check_open()
+        deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         self.flush(timeout if timeout is not None else -1)
-        self._txn_call(self._engine.commit_transaction)
+        left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
+        self._txn_call(lambda: self._engine.commit_transaction(_timeout_ms(left)))
 
     def abort_transaction(self, timeout: Optional[float] = None) -> None:
         """Abort the transaction; records not yet handed to the engine fail with ``_PURGE_QUEUE``.
@@ -819,7 +831,7 @@ class Producer(Closable):
         self._check_open()
         with self._handing_over:
             self.purge(in_queue=True, in_flight=False)
-        self._txn_call(self._engine.abort_transaction)
+        self._txn_call(lambda: self._engine.abort_transaction(_timeout_ms(timeout)))
 
     # -- lifecycle -------------------------------------------------------------------------------
 

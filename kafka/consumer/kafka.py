@@ -442,11 +442,16 @@ class ModernKafkaConsumer:
         member id), for ``send_offsets_to_transaction``; None without a ``group_id``."""
         return None if self._coordinator is None else self._coordinator.group_metadata()
 
-    def committed_offsets(self, partitions: Iterable[TopicPartition],
-                          timeout_ms: Optional[float] = None) -> Dict[TopicPartition, Optional[int]]:
-        """The group's last committed offset of each of ``partitions`` (None where none), in one lookup."""
+    def committed_offsets(self, partitions: Iterable[TopicPartition], timeout_ms: Optional[float] = None,
+                          metadata: bool = False) -> Dict[TopicPartition, Any]:
+        """The group's last committed offset of each of ``partitions`` (None where none), in one lookup.
+
+        ``metadata=True`` gives the whole :class:`OffsetAndMetadata` instead of the offset.
+        """
         wanted = [check_topic_partition(tp) for tp in partitions]
         found = self._group().fetch_committed_offsets(wanted, timeout_ms or self.config["request_timeout_ms"])
+        if metadata:
+            return {tp: found.get(tp) for tp in wanted}
         return {tp: None if found.get(tp) is None else found[tp].offset for tp in wanted}
 
     def set_position_auto_commit(self, enabled: bool) -> None:

@@ -674,27 +674,34 @@ class KafkaProducer:
             raise errors.IllegalStateError("transactions need a transactional_id")
         return self._transactions
 
-    def init_transactions(self) -> None:
-        """Register the transactional id with its coordinator; fences older producers using it."""
-        self._txn().init_transactions()
+    def init_transactions(self, timeout_ms: Optional[float] = None) -> None:
+        """Register the transactional id with its coordinator; fences older producers using it.
+
+        ``timeout_ms`` (here and in the other transactional calls) bounds the
+        whole call, default ``request_timeout_ms`` for each request it makes;
+        when it runs out, KafkaTimeoutError is raised and the same call may
+        be made again, as with the Java client.
+        """
+        self._txn().init_transactions(timeout_ms)
 
     def begin_transaction(self) -> None:
         """Start a transaction; every record sent until commit or abort belongs to it."""
         self._txn().begin_transaction()
 
-    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata: Any) -> None:
+    def send_offsets_to_transaction(self, offsets: Dict[TopicPartition, Any], group_metadata: Any,
+                                    timeout_ms: Optional[float] = None) -> None:
         """Commit consumer offsets as part of the transaction (consume-transform-produce)."""
         txn = self._txn()
         offsets = {check_topic_partition(tp): offset for tp, offset in offsets.items()}
-        txn.send_offsets_to_transaction(offsets, group_metadata)
+        txn.send_offsets_to_transaction(offsets, group_metadata, timeout_ms)
 
-    def commit_transaction(self) -> None:
+    def commit_transaction(self, timeout_ms: Optional[float] = None) -> None:
         """Deliver the transaction's records and commit it."""
-        self._txn().commit_transaction()
+        self._txn().commit_transaction(timeout_ms)
 
-    def abort_transaction(self) -> None:
+    def abort_transaction(self, timeout_ms: Optional[float] = None) -> None:
         """Abort the transaction."""
-        self._txn().abort_transaction()
+        self._txn().abort_transaction(timeout_ms)
 
     def in_transaction(self) -> bool:
         """Whether a transaction is open: begun, and neither committed nor aborted yet.

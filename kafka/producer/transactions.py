@@ -18,9 +18,11 @@ application must call ``abort_transaction()`` before going on.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from typing import Any, Dict, Mapping, Optional, Set
+import time
+from typing import Any, Dict, Iterator, Mapping, Optional, Set
 
 from kafka import errors
 from kafka.cluster import COORDINATOR_GROUP, COORDINATOR_TRANSACTION
@@ -41,6 +43,8 @@ _CLIENT_ADD_PARTITIONS_MAX = 3
 
 #: Errors meaning a newer producer with our transactional id took over.
 _FENCED = (errors.InvalidProducerEpochError, errors.ProducerFencedError)
+#: Errors that leave nothing decided: the call that ran out of time may be made again.
+_TIMED_OUT = (errors.KafkaTimeoutError, errors.NoBrokersAvailable)
 #: Errors after which this producer cannot go on, though it was not fenced.
 _FATAL = (errors.TransactionalIdAuthorizationFailedError, errors.InvalidProducerIdMappingError)
 
@@ -67,6 +71,8 @@ class TransactionManager:
         # open transaction even when no record was written.
         self._offsets_enrolled = False
         self._lock = threading.RLock()
+        #: The monotonic time the transactional call under way must end by (None: ``timeout_ms`` per request).
+        self._call_deadline: Optional[float] = None
 
     def __repr__(self) -> str:
         return "<TransactionManager %r %s>" % (self.transactional_id, self.state)
@@ -82,7 +88,28 @@ class TransactionManager:
                     "the transaction failed (%s); call abort_transaction() first" % self.last_error)
             raise errors.IllegalStateError("not allowed in transaction state %r" % self.state)
 
+    @contextlib.contextmanager
+    def _bounded(self, timeout_ms: Optional[float]) -> Iterator[None]:
+        """Bound the requests of one transactional call by ``timeout_ms`` in all (None: no bound of its own)."""
+        self._call_deadline = None if timeout_ms is None else time.monotonic() + max(timeout_ms, 0.0) / 1000.0
+        try:
+            yield
+        finally:
+            self._call_deadline = None
+
+    def _request_timeout_ms(self) -> float:
+        if self._call_deadline is None:
+            return self.timeout_ms
+        left_ms = (self._call_deadline - time.monotonic()) * 1000.0
+        if left_ms <= 0:
+            raise errors.KafkaTimeoutError("the transactional call ran out of time")
+        return min(self.timeout_ms, left_ms)
+
     def _fail(self, error: BaseException) -> BaseException:
+        if isinstance(error, _TIMED_OUT):
+            # Nothing was decided: the same call may be made again (and resumes).
+            self.last_error = error
+            return error
         if isinstance(error, _FENCED):
             self.state = FATAL_ERROR
             fenced = errors.ProducerFencedError(
@@ -102,16 +129,21 @@ class TransactionManager:
                              key: Optional[str] = None, max_version: Optional[int] = None) -> Any:
         try:
             return self.client.send_to_coordinator(key or self.transactional_id, api, build, error_code,
-                                                   key_type=key_type, timeout_ms=self.timeout_ms,
+                                                   key_type=key_type, timeout_ms=self._request_timeout_ms(),
                                                    max_version=max_version)
         except errors.KafkaError as exc:
             raise self._fail(exc) from None
 
     # -- the transactional API ------------------------------------------------------------
 
-    def init_transactions(self) -> None:
-        """Get the producer id and epoch for the transactional id (fences older producers)."""
-        with self._lock:
+    def init_transactions(self, timeout_ms: Optional[float] = None) -> None:
+        """Get the producer id and epoch for the transactional id (fences older producers).
+
+        ``timeout_ms`` bounds the whole call (each transactional call takes
+        one); when it runs out, KafkaTimeoutError is raised and the same call
+        may be made again.
+        """
+        with self._lock, self._bounded(timeout_ms):
             self._require(UNINITIALIZED, READY)
 
             def build(version: int) -> Any:
@@ -168,9 +200,10 @@ class TransactionManager:
                                       max_version=_CLIENT_ADD_PARTITIONS_MAX)
             self._partitions.add(tp)
 
-    def send_offsets_to_transaction(self, offsets: Mapping[TopicPartition, Any], group: Any) -> None:
+    def send_offsets_to_transaction(self, offsets: Mapping[TopicPartition, Any], group: Any,
+                                    timeout_ms: Optional[float] = None) -> None:
         """Commit consumer ``offsets`` for ``group`` (an id or group metadata) as part of the transaction."""
-        with self._lock:
+        with self._lock, self._bounded(timeout_ms):
             self._require(IN_TRANSACTION)
             group_id = group if isinstance(group, str) else getattr(group, "group_id")
             identity = self.identity
@@ -207,24 +240,24 @@ class TransactionManager:
             self._coordinator_request(TXN_OFFSET_COMMIT, commit, error_code, key_type=COORDINATOR_GROUP,
                                       key=group_id)
 
-    def commit_transaction(self) -> None:
+    def commit_transaction(self, timeout_ms: Optional[float] = None) -> None:
         """Deliver every record of the transaction, then commit it."""
-        with self._lock:
+        with self._lock, self._bounded(timeout_ms):
             self._require(IN_TRANSACTION)
             try:
-                self._flush()
+                self._flush(None if timeout_ms is None else self._request_timeout_ms() / 1000.0)
             except errors.KafkaError as exc:
                 raise self._fail(exc) from None
             if self.last_error is not None and self.state == ABORTABLE_ERROR:
                 self._require(IN_TRANSACTION)
             self._end(committed=True)
 
-    def abort_transaction(self) -> None:
+    def abort_transaction(self, timeout_ms: Optional[float] = None) -> None:
         """Abort the transaction: its records are never shown to read_committed consumers."""
-        with self._lock:
+        with self._lock, self._bounded(timeout_ms):
             self._require(IN_TRANSACTION, ABORTABLE_ERROR)
             try:
-                self._flush()
+                self._flush(None if timeout_ms is None else self._request_timeout_ms() / 1000.0)
             except errors.KafkaError:
                 pass  # records that failed are aborted anyway
             self._end(committed=False)

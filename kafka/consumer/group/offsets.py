@@ -183,7 +183,7 @@ class OffsetCommitter:
             if not todo:
                 return
             if not self.link.ready(deadline):
-                raise errors.KafkaTimeoutError("offset commit for group %s: no coordinator within %d ms (%s)"
+                raise errors.CoordinatorWaitTimeoutError("offset commit for group %s: no coordinator within %d ms (%s)"
                                                % (self.group_id, timeout_ms, last or self.link.last_error))
             future = self._send_commit(todo, call)
             if not self.link.wait(future, deadline):
@@ -351,7 +351,7 @@ class OffsetCommitter:
         last: Optional[BaseException] = None
         while True:
             if not self.link.ready(deadline):
-                raise errors.KafkaTimeoutError("fetching committed offsets of group %s: no coordinator within %d ms "
+                raise errors.CoordinatorWaitTimeoutError("fetching committed offsets of group %s: no coordinator within %d ms "
                                                "(%s)"
                                                % (self.group_id, timeout_ms, last or self.link.last_error))
             future = self.link.send(OFFSET_FETCH, self._build_fetch(wanted, member), max_version=_FETCH_MAX_VERSION)
