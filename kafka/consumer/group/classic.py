@@ -493,6 +493,8 @@ class ClassicMembership:
             if self._sync_future is not future:
                 return  # the membership was reset meanwhile: this answer is for a dead member
             self._sync_future = None
+            if future.exception is None:
+                self._hb_last_ok = time.monotonic()  # the coordinator answered (see heartbeat_tick)
         exc: Optional[BaseException] = future.exception
         response: Any = future.value  # the SyncGroup response when exc is None
         if exc is None and response.error_code:
@@ -538,7 +540,6 @@ class ClassicMembership:
             self.state = STABLE
             self._prepared = False
             self._lost = False
-            self._hb_last_ok = time.monotonic()
         self._on_assignment(partitions)
 
     def _on_assignment(self, partitions: List[TopicPartition]) -> None:
@@ -576,7 +577,13 @@ class ClassicMembership:
             if self.owner.poll_timeout_expired(now):
                 self._leave_after_poll_timeout()
                 return None
-            if now - self._hb_last_ok > self.session_timeout:
+            # While our SyncGroup is outstanding its answer decides: a
+            # coordinator may hold it past the session timeout (Tansu holds a
+            # member's until the leader has synced), and heartbeats sent meanwhile
+            # wait behind it on the connection. Timing the session out then would
+            # drop the assignment on its way and rejoin as a new member, leaving
+            # the old one to hold partitions until the coordinator expires it.
+            if now - self._hb_last_ok > self.session_timeout and self._sync_future is None:
                 # The coordinator has most likely removed us by now and handed
                 # our partitions to others: stop treating them as ours at once
                 # (as librdkafka does) rather than when a heartbeat finally
