@@ -939,6 +939,10 @@ class KafkaConnectionError(InvalidMetadataError):
     invalid_metadata = True
 
 
+class HostResolutionError(KafkaConnectionError):
+    """A broker's host name could not be resolved to an address."""
+
+
 class SslCertificateError(KafkaConnectionError):
     """A broker's TLS certificate was rejected: retrying will not help."""
 

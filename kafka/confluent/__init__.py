@@ -21,6 +21,7 @@ from kafka.confluent._admin_types import (
     TopicCollection, TopicPartitionInfo)
 from kafka.confluent.serializing_producer import SerializingProducer
 from kafka.confluent.deserializing_consumer import DeserializingConsumer
+from kafka.confluent.deserializing_share_consumer import DeserializingShareConsumer
 from kafka.confluent.share_consumer import AcknowledgeType, IllegalStateException, Messages, ShareConsumer
 
 __all__ = [
@@ -31,6 +32,7 @@ __all__ = [
     "SerializingProducer", "DeserializingConsumer", "ConsumerGroupTopicPartitions", "ConsumerGroupState",
     "ConsumerGroupType", "ElectionType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo",
     "ThrottleEvent", "ShareConsumer", "Messages", "AcknowledgeType", "IllegalStateException",
+    "DeserializingShareConsumer",
 ]
 
 #: The confluent-kafka release whose API this package follows.
@@ -63,8 +65,8 @@ def install_as_confluent_kafka() -> None:
     """
     import sys
 
-    from kafka.confluent import (admin, consumer, deserializing_consumer, error, message, producer, serialization,
-                                 serializing_producer)
+    from kafka.confluent import (admin, consumer, deserializing_consumer, deserializing_share_consumer, error,
+                                 message, producer, serialization, serializing_producer)
 
     package = sys.modules[__name__]
     sys.modules["confluent_kafka"] = package
@@ -73,6 +75,7 @@ def install_as_confluent_kafka() -> None:
     sys.modules["confluent_kafka.serialization"] = serialization
     sys.modules["confluent_kafka.serializing_producer"] = serializing_producer
     sys.modules["confluent_kafka.deserializing_consumer"] = deserializing_consumer
+    sys.modules["confluent_kafka.deserializing_share_consumer"] = deserializing_share_consumer
     sys.modules["confluent_kafka.cimpl"] = package
     for name, module in (("consumer", consumer), ("producer", producer), ("message", message)):
         sys.modules["confluent_kafka._kafkawire_" + name] = module

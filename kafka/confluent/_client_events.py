@@ -12,11 +12,14 @@ queues what it is given; :meth:`EventRelay.serve`, called from ``poll()``,
 from __future__ import annotations
 
 import collections
+import logging
 from typing import Any, Callable, Deque, Optional
 
 from kafka import errors as engine_errors
 from kafka.client.events import AllBrokersDown, ClientEvent, ConnectionFailed, Throttled
 from kafka.confluent.errors import KafkaError
+
+log = logging.getLogger(__name__)
 
 _AUTHENTICATION_ERRORS = (engine_errors.SaslAuthenticationFailedError, engine_errors.UnsupportedSaslMechanismError,
                           engine_errors.IllegalSaslStateError)
@@ -52,6 +55,8 @@ def connection_error(event: ConnectionFailed) -> KafkaError:
         return KafkaError(KafkaError._AUTHENTICATION, text)  # type: ignore[attr-defined]
     if isinstance(error, engine_errors.SslCertificateError):
         return KafkaError(KafkaError._SSL, text)  # type: ignore[attr-defined]
+    if isinstance(error, engine_errors.HostResolutionError):
+        return KafkaError(KafkaError._RESOLVE, text)  # type: ignore[attr-defined]
     if isinstance(error, engine_errors.RequestTimedOutError):
         return KafkaError(KafkaError._TIMED_OUT, text)  # type: ignore[attr-defined]
     return KafkaError(KafkaError._TRANSPORT, text)  # type: ignore[attr-defined]
@@ -81,6 +86,17 @@ class EventRelay:
 
     def __bool__(self) -> bool:
         return bool(self._queue)
+
+    def serve_closing(self) -> int:
+        """:meth:`serve` for a client's ``close()``: a callback's exception is logged, not raised
+        (confluent-kafka's ``close()`` calls the callbacks and raises nothing from them)."""
+        served = 0
+        while self._queue:
+            try:
+                served += self.serve()
+            except Exception:  # noqa: BLE001 - the application's callback
+                log.exception("a client event callback raised while the client was closing")
+        return served
 
     def serve(self) -> int:
         """Call the callbacks for every queued event, in order; return how many were served."""

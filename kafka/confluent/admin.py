@@ -6,6 +6,7 @@ import threading
 from typing import Any, Dict, List, Optional
 
 import kafka.confluent.errors
+from kafka.confluent._closing import HANDLE_CLOSED
 from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
 
 
@@ -94,16 +95,28 @@ class MetadataSource:
                 "reconnect_backoff_ms")
         self._settings = {k: v for k, v in settings.items() if k in keep}
         self._admin: Any = None
+        self._closed = False
         self._lock = threading.Lock()
 
     def _client(self, timeout_ms: float) -> Any:
+        """The admin client, made on first use; made outside the lock, so that ``close()`` never waits
+        for a bootstrap to an unreachable cluster."""
         from kafka.admin import KafkaAdminClient
 
         with self._lock:
-            if self._admin is None:
-                self._admin = KafkaAdminClient(request_timeout_ms=timeout_ms, bootstrap_timeout_ms=timeout_ms,
-                                               **self._settings)
-            return self._admin
+            if self._admin is not None:
+                return self._admin
+            settings = dict(self._settings)
+        made = KafkaAdminClient(request_timeout_ms=timeout_ms, bootstrap_timeout_ms=timeout_ms, **settings)
+        with self._lock:
+            if self._admin is None and not self._closed:
+                self._admin = made
+                return made
+            kept, closed = self._admin, self._closed
+        made.close()  # another thread's client won, or the source was closed meanwhile
+        if closed:
+            raise RuntimeError(HANDLE_CLOSED)
+        return kept
 
     def cluster_metadata(self, topic: Optional[str], timeout: Optional[float]) -> ClusterMetadata:
         """Metadata of ``topic`` (or of all topics) as a :class:`ClusterMetadata`."""
@@ -161,10 +174,12 @@ class MetadataSource:
                 self._admin.set_sasl_credentials(username, password)
 
     def close(self) -> None:
+        """Close the admin client (at once, even while another thread is making it)."""
         with self._lock:
-            if self._admin is not None:
-                self._admin.close()
-                self._admin = None
+            self._closed = True
+            admin, self._admin = self._admin, None
+        if admin is not None:
+            admin.close()
 
 
 # The AdminClient and its value classes live in their own modules; they are
@@ -179,6 +194,7 @@ from kafka.confluent._admin_scram import (  # noqa: E402
     ScramCredentialInfo, ScramMechanism, UserScramCredentialAlteration, UserScramCredentialDeletion,
     UserScramCredentialsDescription, UserScramCredentialUpsertion)
 from kafka.confluent._admin_client import AdminClient  # noqa: E402
+from kafka.confluent._admin_types import ElectionType as _ElectionType  # noqa: E402,F401 - confluent-kafka's name here
 
 __all__ = [
     "AdminClient", "NewTopic", "NewPartitions", "ConfigResource", "ConfigEntry", "ConfigSource", "AlterConfigOpType",

@@ -380,8 +380,15 @@ def consumer_settings(config: Config) -> Dict[str, Any]:
     out["auto_offset_reset"] = _RESETS[config.get("auto.offset.reset") or "largest"]
     out["enable_auto_commit"] = config.get_bool("enable.auto.commit")
     out["auto_commit_interval_ms"] = config.get_int("auto.commit.interval.ms")
-    out["session_timeout_ms"] = config.get_int("session.timeout.ms")
-    out["heartbeat_interval_ms"] = config.get_int("heartbeat.interval.ms")
+    out["session_timeout_ms"] = session = config.get_int("session.timeout.ms")
+    out["heartbeat_interval_ms"] = heartbeat = config.get_int("heartbeat.interval.ms")
+    if heartbeat >= session:
+        # librdkafka takes this (a session timeout below the default 3 s heartbeat is a common
+        # test setting); the engine needs heartbeats within the session, so a third of it.
+        out["heartbeat_interval_ms"] = max(session // 3, 1)
+        if config.is_set("heartbeat.interval.ms"):
+            log.warning("heartbeat.interval.ms (%d) is not below session.timeout.ms (%d): heartbeats are sent "
+                        "every %d ms", heartbeat, session, out["heartbeat_interval_ms"])
     out["max_poll_interval_ms"] = config.get_int("max.poll.interval.ms")
     strategies = [s.strip() for s in (config.get("partition.assignment.strategy") or "range,roundrobin").split(",")]
     out["partition_assignment_strategy"] = tuple(_ASSIGNORS.get(s, s) for s in strategies if s)

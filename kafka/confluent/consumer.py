@@ -389,6 +389,7 @@ class Consumer(Closable):
                 return out
             left = None if deadline is None else deadline - time.monotonic()
             if left is not None and left <= 0:
+                self._serve_events()  # events that came in while waiting, as librdkafka serves them
                 return out
             if not self._engine.assignment() and not self._subscribed:
                 # Nothing to fetch; commits made without an assignment still report to on_commit.
@@ -496,7 +497,9 @@ class Consumer(Closable):
         if self._auto_store:  # librdkafka's refusal, which does not say why: enable.auto.offset.store is on
             raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
                                             "StoreOffsets failed: Local: Invalid argument or configuration"))
-        if (message is None) == (offsets is None):
+        if message is not None and offsets is not None:
+            raise ValueError("message and offsets are mutually exclusive")
+        if message is None and offsets is None:
             raise ValueError("expected either message or offsets")
         if message is not None:
             if not isinstance(message, Message):
@@ -513,10 +516,11 @@ class Consumer(Closable):
     def _after(message: Message) -> Tuple[EngineTP, int]:
         """The partition of a consumed ``message`` and the offset after it."""
         topic, partition, offset = message.topic(), message.partition(), message.offset()
-        if topic is None or partition is None or offset is None:
+        if topic is None or partition is None:
             raise KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
-                                            "the message has no topic, partition or offset"))
-        return EngineTP(topic, partition), offset + 1
+                                            "the message has no topic or partition"))
+        # A message without an offset holds -1 in confluent-kafka (its offset() shows None).
+        return EngineTP(topic, partition), (offset if offset is not None else -1) + 1
 
     def _offsets_from(self, message: Optional[Message], offsets: Any) -> Dict[EngineTP, OffsetAndMetadata]:
         if message is not None and offsets is not None:
@@ -696,6 +700,12 @@ class Consumer(Closable):
             code = KafkaError._STATE if known_topic else KafkaError._UNKNOWN_PARTITION  # type: ignore[attr-defined]
             raise KafkaException(KafkaError(code, "Failed to seek to offset %d: %s"
                                             % (partition.offset, KafkaError(code).str())))
+        if partition.offset >= 0 and self._engine.known_position(etp) is None:
+            # librdkafka seeks only a partition it has started fetching (its
+            # starting offset known), as assign() with no offset has not yet.
+            code = KafkaError._STATE  # type: ignore[attr-defined]
+            raise KafkaException(KafkaError(code, "Failed to seek to offset %d: %s"
+                                            % (partition.offset, KafkaError(code).str())))
         self._drop_buffered({etp})
         if partition.offset == OFFSET_STORED or partition.offset == OFFSET_INVALID:
             return
@@ -795,9 +805,9 @@ class Consumer(Closable):
                         self._engine.commit(to_commit, retry_partition_errors=False)
                     except engine_errors.KafkaError as exc:
                         log.warning("final commit failed: %s", exc)
-            self._engine.close(autocommit=False)
+            self._engine.close(autocommit=False, wait_unsent_commits=False)
             if self._relay_queue:
-                self._relay.serve()
+                self._relay.serve_closing()
         finally:
             self._closed = True
             self._metadata.close()

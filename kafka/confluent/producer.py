@@ -844,7 +844,7 @@ class Producer(Closable):
             return True
         self.flush(timeout if timeout is not None else -1)
         if self._relay:
-            self._relay.serve()
+            self._relay.serve_closing()
         self._closed = True
         self._refusing = True
         self._engine.close(timeout=timeout if timeout is not None and timeout >= 0 else None)

@@ -28,6 +28,7 @@ from collections import deque
 from typing import Any, Deque, Dict, List, Optional, Set, Tuple
 
 from kafka.errors import (
+    HostResolutionError,
     IllegalSaslStateError,
     IllegalStateError,
     KafkaConnectionError,
@@ -127,7 +128,7 @@ def resolve_addresses(host: str, port: int) -> List[Tuple[int, Tuple[Any, ...]]]
     try:
         infos = socket.getaddrinfo(host, port, 0, socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError) as exc:
-        raise KafkaConnectionError("cannot resolve %s: %s" % (host, exc)) from None
+        raise HostResolutionError("cannot resolve %s: %s" % (host, exc)) from None
     seen: Set[Tuple[int, Tuple[Any, ...]]] = set()
     out: List[Tuple[int, Tuple[Any, ...]]] = []
     for family, _type, _proto, _name, sockaddr in infos:

@@ -548,15 +548,22 @@ class ModernKafkaConsumer:
 
     # -- closing -----------------------------------------------------------------------------------
 
-    def close(self, autocommit: bool = True, timeout_ms: Optional[float] = None) -> None:
-        """Commit (if auto-commit is on), leave the group and close connections."""
+    def close(self, autocommit: bool = True, timeout_ms: Optional[float] = None,
+              wait_unsent_commits: bool = True) -> None:
+        """Commit (if auto-commit is on), leave the group and close connections.
+
+        Asynchronous commits not answered yet are waited for, up to
+        ``timeout_ms``; ``wait_unsent_commits=False`` fails at once those that
+        are still waiting for a coordinator to be found (librdkafka's way).
+        """
         if self._closed:
             return
         self._closed = True
         try:
             if self._coordinator is not None:
                 self._coordinator.close(autocommit=autocommit,
-                                        timeout_ms=timeout_ms if timeout_ms is not None else 30000)
+                                        timeout_ms=timeout_ms if timeout_ms is not None else 30000,
+                                        wait_unsent_commits=wait_unsent_commits)
         finally:
             self._client.close()
             restore_threshold()  # a last poll may have lifted the collector's threshold

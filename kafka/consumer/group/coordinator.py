@@ -350,11 +350,17 @@ class ConsumerCoordinator:
         finally:
             self.membership.leave(deadline)
 
-    def close(self, autocommit: bool = True, timeout_ms: float = 30000) -> None:
-        """Final auto-commit, revoke callbacks, LeaveGroup (not for static members), stop heartbeats."""
+    def close(self, autocommit: bool = True, timeout_ms: float = 30000, wait_unsent_commits: bool = True) -> None:
+        """Final auto-commit, revoke callbacks, LeaveGroup (not for static members), stop heartbeats.
+
+        ``wait_unsent_commits`` False fails at once the asynchronous commits
+        that are still waiting for a coordinator instead of waiting for one.
+        """
         if self._closed:
             return
         deadline = time.monotonic() + max(timeout_ms, 0) / 1000.0
+        if not wait_unsent_commits:
+            self.offsets.abandon_unsent()
         try:
             if autocommit and self.config["enable_auto_commit"]:
                 try:

@@ -286,6 +286,13 @@ class OffsetCommitter:
                 break
         return future.is_done
 
+    def abandon_unsent(self) -> None:
+        """Fail the asynchronous commits still waiting for a coordinator to be sent to (for a close)."""
+        waiting, self._waiting = self._waiting, []
+        for _offsets, _call, outcome, _give_up in waiting:
+            outcome.failure(errors.CoordinatorWaitTimeoutError(
+                "no coordinator for group %s to commit to before the consumer closed" % self.group_id))
+
     def pending(self) -> bool:
         """Whether asynchronous commits are still unanswered."""
         return bool(self._in_flight or self._waiting)
