@@ -68,6 +68,8 @@ class AdminBase:
         self.config.update(ignored)
         self._bootstrap = parse_bootstrap(configs.get("bootstrap_servers", CLIENT_CONFIG["bootstrap_servers"]))
         client_configs = {k: v for k, v in configs.items() if k in CLIENT_CONFIG}
+        # An admin client looks topics up; it never creates one by asking about it.
+        client_configs.setdefault("allow_auto_create_topics", False)
         self._client = self.config["kafka_client"](**client_configs)
         self._closed = False
         try:

@@ -54,12 +54,16 @@ class RoutingClient(NetworkClient):
     def _left_ms(deadline: float) -> float:
         return max((deadline - time.monotonic()) * 1000.0, 0.0)
 
+    def _check_not_closed(self) -> None:
+        """Raise at once on a closed client, whose waits could otherwise only end with their timeouts."""
+        if self._closed:
+            raise errors.IllegalStateError("the client is closed")
+
     def await_ready(self, node_id: int, timeout_ms: Optional[float] = None) -> bool:
         """Connect to ``node_id`` and wait until it can take requests."""
         deadline = self._deadline(timeout_ms)
         while not self.ready(node_id):
-            if self._closed:
-                raise errors.IllegalStateError("the client is closed")
+            self._check_not_closed()
             if time.monotonic() >= deadline or self.cluster.broker_metadata(node_id) is None:
                 return False  # out of time, or a broker metadata no longer lists
             error = self.connection_error(node_id)
@@ -72,6 +76,7 @@ class RoutingClient(NetworkClient):
         """Poll until ``future`` resolves; return its value or raise its failure."""
         deadline = self._deadline(timeout_ms)
         while not future.is_done:
+            self._check_not_closed()
             if time.monotonic() >= deadline:
                 raise errors.KafkaTimeoutError("no result within %s ms" % (timeout_ms,))
             self.poll(timeout_ms=self._left_ms(deadline), future=future)
@@ -101,8 +106,7 @@ class RoutingClient(NetworkClient):
         deadline = self._deadline(timeout_ms)
         last: Optional[BaseException] = None
         while time.monotonic() < deadline:
-            if self._closed:
-                raise errors.IllegalStateError("the client is closed")
+            self._check_not_closed()
             node_id = self.least_loaded_node()
             if node_id is None:
                 self.poll(timeout_ms=min(self._left_ms(deadline), self.config["retry_backoff_ms"]))
@@ -135,6 +139,7 @@ class RoutingClient(NetworkClient):
         deadline = self._deadline(timeout_ms)
         version = self.request_metadata_update()
         while self.cluster.version <= version:
+            self._check_not_closed()
             fatal = self.fatal_error()
             if fatal is not None:
                 raise fatal

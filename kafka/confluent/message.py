@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 from typing import Any, List, Optional, Tuple
 
 import kafka.confluent.errors
@@ -27,13 +28,21 @@ _FROM_ROW: Any = object()
 class Message(tuple):
     """A consumed or produced record, or an event when :meth:`error` is not None.
 
-    The constructor (every argument optional) is meant for tests; the
-    clients build messages themselves. A consumed message *is* the engine's
-    record row (the fields of :data:`kafka.record.rows.ROW_FIELDS`, in that
-    order): the engine builds it as this class (see
+    The clients build messages themselves; the constructor, with
+    confluent-kafka's arguments (``topic``, ``partition``, ``offset``,
+    ``key``, ``value``, ``headers``, ``error``, ``timestamp``, ``latency``,
+    ``leader_epoch``, ``delivery_count``, by position or keyword), is for
+    tests and for programs that build messages themselves. Messages pickle.
+    A consumed message *is* the engine's record row (the fields of
+    :data:`kafka.record.rows.ROW_FIELDS`, in that order): the engine builds
+    it as this class (see
     :meth:`kafka.consumer.kafka.ModernKafkaConsumer.set_record_class`), so
     handing records out costs nothing per record. What the constructor or a
     ``set_*`` call gives replaces the row's field.
+
+    As in confluent-kafka, a partition of -1, an offset, leader epoch or
+    latency below 0 and a delivery count of 0 or less read as None. Calling
+    a method on something that is not a Message raises ``TypeError``.
     """
 
     # Replacements of the row's fields (instance attributes once set).
@@ -49,25 +58,53 @@ class Message(tuple):
     _latency: Optional[float] = None
     _delivery_count: Optional[int] = None
 
-    def __new__(cls, topic: Optional[str] = None, partition: Optional[int] = None,
-                offset: Optional[int] = None, key: Any = None, value: Any = None, headers: Any = None,
-                error: Optional["kafka.confluent.errors.KafkaError"] = None,
-                timestamp: Tuple[int, int] = (TIMESTAMP_NOT_AVAILABLE, 0),
-                latency: Optional[float] = None, leader_epoch: Optional[int] = None) -> "Message":
-        message = tuple.__new__(cls, _EMPTY_ROW)
-        message._topic = topic
-        message._partition = partition
-        message._offset = offset
-        message._key = key
-        message._value = value
-        message._headers = headers
-        message._timestamp = tuple(timestamp)
-        message._leader_epoch = leader_epoch
-        if error is not None:
-            message._error = error
-        if latency is not None:
-            message._latency = latency
+    def __new__(cls, *args: Any, **kwargs: Any) -> "Message":
+        # What confluent-kafka's allocation gives before __init__: numbers 0, the rest None.
+        if not (isinstance(cls, type) and issubclass(cls, Message)):
+            raise TypeError("Message.__new__(%r): not a subtype of Message" % (cls,))
+        message = tuple.__new__(cls, _ZERO_ROW)
+        message._timestamp = (TIMESTAMP_NOT_AVAILABLE, 0)
+        message._latency = 0.0
         return message
+
+    def __init__(self, topic: Any = None, partition: Any = -1, offset: Any = OFFSET_INVALID, key: Any = None,
+                 value: Any = None, headers: Any = None, error: Any = None, timestamp: Any = None,
+                 latency: Any = -1.0, leader_epoch: Any = -1, delivery_count: Any = -1) -> None:
+        if not isinstance(self, Message):
+            raise TypeError("descriptor '__init__' requires a 'Message' object, not %s" % type(self).__name__)
+        partition = _c_integer(partition, 32, "partition")
+        offset = _c_integer(offset, 64, "offset")
+        leader_epoch = _c_integer(leader_epoch, 32, "leader_epoch")
+        delivery_count = _c_integer(delivery_count, 16, "delivery_count")
+        if isinstance(latency, str) or not hasattr(latency, "__float__"):
+            raise TypeError("latency must be a float, not %s" % type(latency).__name__)
+        if timestamp is None:
+            timestamp = (TIMESTAMP_NOT_AVAILABLE, 0)
+        elif not isinstance(timestamp, tuple) or len(timestamp) != 2:
+            raise TypeError("timestamp must be a tuple of (int, int)")
+        else:
+            timestamp = (int(timestamp[0]), int(timestamp[1]))
+        self._topic = topic
+        self._partition = -1 if partition < 0 else partition
+        self._offset = OFFSET_INVALID if offset < 0 else offset
+        self._key = key
+        self._value = value
+        self._headers = headers
+        self._error = error
+        self._timestamp = timestamp
+        # Kept in whole microseconds, as confluent-kafka keeps it.
+        self._latency = None if float(latency) < 0 else int(float(latency) * 1000000) / 1000000.0
+        self._leader_epoch = -1 if leader_epoch < 0 else leader_epoch
+        self._delivery_count = None if delivery_count <= 0 else delivery_count
+
+    def __reduce__(self) -> Tuple[Any, Tuple[Any, ...]]:
+        """Pickled as confluent-kafka's message: the base class and its constructor's arguments."""
+        partition, offset, epoch = self.partition(), self.offset(), self.leader_epoch()
+        latency, count = self.latency(), self.delivery_count()
+        return (Message, (self.topic(), -1 if partition is None else partition,
+                          OFFSET_INVALID if offset is None else offset, self.key(), self.value(), self.headers(),
+                          self.error(), self.timestamp(), -1.0 if latency is None else latency,
+                          -1 if epoch is None else epoch, -1 if count is None else count))
 
     __hash__ = None  # type: ignore[assignment]  # mutable, as in confluent-kafka
 
@@ -90,32 +127,54 @@ class Message(tuple):
 
     def topic(self) -> Optional[str]:
         """The topic name."""
-        topic = self._topic
+        try:
+            topic = self._topic
+        except AttributeError:
+            raise _not_a_message(self) from None
         return self[_TOPIC] if topic is _FROM_ROW else topic
 
     def partition(self) -> Optional[int]:
-        """The partition number."""
-        partition = self._partition
-        return self[_PARTITION] if partition is _FROM_ROW else partition
+        """The partition number (None when not known)."""
+        try:
+            partition = self._partition
+        except AttributeError:
+            raise _not_a_message(self) from None
+        if partition is _FROM_ROW:
+            return self[_PARTITION]
+        return None if partition is None or partition == -1 else partition
 
     def offset(self) -> Optional[int]:
         """The record's offset (None when not known, e.g. a failed delivery)."""
-        offset = self._offset
-        return self[_OFFSET] if offset is _FROM_ROW else offset
+        try:
+            offset = self._offset
+        except AttributeError:
+            raise _not_a_message(self) from None
+        if offset is _FROM_ROW:
+            return self[_OFFSET]
+        return None if offset is None or offset < 0 else offset
 
     def key(self) -> Any:
         """The key (bytes, or None)."""
-        key = self._key
+        try:
+            key = self._key
+        except AttributeError:
+            raise _not_a_message(self) from None
         return self[_KEY] if key is _FROM_ROW else key
 
     def value(self) -> Any:
         """The value (bytes, or None); the event text for some events."""
-        value = self._value
+        try:
+            value = self._value
+        except AttributeError:
+            raise _not_a_message(self) from None
         return self[_VALUE] if value is _FROM_ROW else value
 
     def headers(self) -> Any:
         """The headers as a list of ``(str, bytes)`` tuples, or None when there are none."""
-        headers = self._headers
+        try:
+            headers = self._headers
+        except AttributeError:
+            raise _not_a_message(self) from None
         if headers is _FROM_ROW:
             headers = self[_HEADERS]
             return list(headers) if headers else None
@@ -123,11 +182,17 @@ class Message(tuple):
 
     def error(self) -> Optional["kafka.confluent.errors.KafkaError"]:
         """None for a record; the KafkaError for an error or event."""
-        return self._error
+        try:
+            return self._error
+        except AttributeError:
+            raise _not_a_message(self) from None
 
     def timestamp(self) -> Tuple[int, int]:
         """``(timestamp type, milliseconds since the epoch)``; type ``TIMESTAMP_NOT_AVAILABLE`` when unknown."""
-        timestamp = self._timestamp
+        try:
+            timestamp = self._timestamp
+        except AttributeError:
+            raise _not_a_message(self) from None
         if timestamp is _FROM_ROW:
             ms = self[_TS]
             # The engine counts types from 0 (create time); librdkafka from 1.
@@ -136,41 +201,56 @@ class Message(tuple):
 
     def delivery_count(self) -> Optional[int]:
         """For a record from a share consumer: how many times it was delivered (1 the first time); else None."""
-        return self._delivery_count
+        try:
+            count = self._delivery_count
+        except AttributeError:
+            raise _not_a_message(self) from None
+        return count if count is not None and count > 0 else None
 
     def latency(self) -> Optional[float]:
         """For a delivery report: seconds from produce() to delivery. None otherwise."""
-        return self._latency
+        try:
+            return self._latency
+        except AttributeError:
+            raise _not_a_message(self) from None
 
     def leader_epoch(self) -> Optional[int]:
         """The partition leader epoch the record was read in (None if unknown)."""
-        epoch = self._leader_epoch
+        try:
+            epoch = self._leader_epoch
+        except AttributeError:
+            raise _not_a_message(self) from None
         if epoch is _FROM_ROW:
             epoch = self[_EPOCH]
-            return epoch if epoch >= 0 else None
-        return epoch
+        return epoch if epoch is not None and epoch >= 0 else None
 
     def set_topic(self, topic: str) -> None:
         """Replace the topic name."""
+        _check_message(self)
         self._topic = topic
 
     def set_key(self, key: Any) -> None:
         """Replace the key (e.g. after deserializing it)."""
+        _check_message(self)
         self._key = key
 
     def set_value(self, value: Any) -> None:
         """Replace the value (e.g. after deserializing it)."""
+        _check_message(self)
         self._value = value
 
     def set_headers(self, headers: Any) -> None:
         """Replace the headers."""
+        _check_message(self)
         self._headers = headers
 
     def set_error(self, error: Optional["kafka.confluent.errors.KafkaError"]) -> None:
         """Replace the error."""
+        _check_message(self)
         self._error = error
 
     def __len__(self) -> int:
+        """The value's length (0 without a value)."""
         value = self.value()
         return len(value) if value is not None else 0
 
@@ -179,8 +259,29 @@ class Message(tuple):
             self.topic(), self.partition(), self.offset(), self._error)
 
 
-#: The row under a message made by the constructor (every field replaced).
-_EMPTY_ROW = (None,) * len(rows.ROW_FIELDS)
+#: The row under a message made by the constructor: what confluent-kafka's allocation holds.
+_ZERO_ROW = (None, 0, 0, 0, 0, 0, None, None, None, None, -1, -1, -1)
+assert len(_ZERO_ROW) == len(rows.ROW_FIELDS)
+
+
+def _not_a_message(obj: Any) -> TypeError:
+    return TypeError("a Message method was called on %s, not a Message" % type(obj).__name__)
+
+
+def _check_message(obj: Any) -> None:
+    if not isinstance(obj, Message):
+        raise _not_a_message(obj)
+
+
+def _c_integer(value: Any, bits: int, name: str) -> int:
+    """``value`` as a C integer of ``bits`` bits would take it: TypeError for a non-integer
+    (a float included), OverflowError outside the range."""
+    if isinstance(value, float) or not hasattr(value, "__index__"):
+        raise TypeError("%s must be an integer, not %s" % (name, type(value).__name__))
+    number = operator.index(value)
+    if not -(1 << (bits - 1)) <= number < (1 << (bits - 1)):
+        raise OverflowError("%s %d does not fit in %d bits" % (name, number, bits))
+    return number
 
 
 def _observed(message: Message) -> Tuple[Any, ...]:

@@ -204,8 +204,21 @@ class ModernKafkaConsumer:
 
     def poll(self, timeout_ms: float = 0, max_records: Optional[int] = None,
              update_offsets: bool = True) -> Dict[TopicPartition, List[ConsumerRecord]]:
-        """Records fetched for the assigned partitions, waiting up to ``timeout_ms``."""
+        """Records fetched for the assigned partitions, waiting up to ``timeout_ms``.
+
+        At most ``max_records`` (default ``max_poll_records``) records; as in
+        kafka-python, a negative ``timeout_ms`` or a ``max_records`` below 1
+        is a ValueError (:class:`~kafka.errors.IllegalArgumentError`).
+        """
         self._check_open()
+        if max_records is not None:
+            if type(max_records) is not int:
+                raise errors.IllegalArgumentTypeError("max_records must be an int, not %s"
+                                                      % type(max_records).__name__)
+            if max_records < 1:
+                raise errors.IllegalArgumentError("max_records must be at least 1, not %d" % max_records)
+        if not timeout_ms >= 0:
+            raise errors.IllegalArgumentError("timeout_ms must be 0 or more, not %r" % (timeout_ms,))
         if not self._subscription.subscribed and not self._subscription.user_assignment:
             raise errors.IllegalStateError("subscribe() or assign() before poll()")
         deadline = time.monotonic() + timeout_ms / 1000.0
@@ -230,10 +243,10 @@ class ModernKafkaConsumer:
             fetcher.send_fetches()
             remaining_ms = max((deadline - time.monotonic()) * 1000.0, 0.0)
             self._client.poll(timeout_ms=min(remaining_ms, fetcher.wait_deadline() * 1000.0))
+            if time.monotonic() >= deadline:
+                return {}  # even with something buffered that gave no record this time round
             if fetcher.has_buffered():
                 continue
-            if time.monotonic() >= deadline:
-                return {}
 
     def take_partition_errors(self) -> List[Tuple[TopicPartition, errors.KafkaError]]:
         """Errors about assigned partitions that ``poll`` found and went on past, each handed out once.
@@ -346,6 +359,7 @@ class ModernKafkaConsumer:
 
     def position(self, partition: TopicPartition, timeout_ms: Optional[float] = None) -> int:
         """The offset of the next record to be returned for ``partition``."""
+        self._check_open()
         tp = check_topic_partition(partition)
         state = self._subscription.state(tp)
         deadline = time.monotonic() + (timeout_ms if timeout_ms is not None else
@@ -405,6 +419,7 @@ class ModernKafkaConsumer:
         refused commit lists the partitions in ``refused_partitions``
         (``{TopicPartition: error code}``) when the broker named them.
         """
+        self._check_open()
         offsets = self._offsets_to_commit(offsets)
         self._group().commit_offsets_sync(offsets, timeout_ms or self.config["request_timeout_ms"],
                                           retry_partition_errors)
@@ -425,6 +440,7 @@ class ModernKafkaConsumer:
     def commit_async(self, offsets: Optional[Dict[TopicPartition, Any]] = None,
                      callback: Optional[Callable[..., Any]] = None) -> Any:
         """Commit without waiting; ``callback(offsets, exception)`` when done."""
+        self._check_open()
         offsets = self._offsets_to_commit(offsets)
         return self._group().commit_offsets_async(offsets, callback)
 
@@ -448,6 +464,7 @@ class ModernKafkaConsumer:
 
         ``metadata=True`` gives the whole :class:`OffsetAndMetadata` instead of the offset.
         """
+        self._check_open()
         wanted = [check_topic_partition(tp) for tp in partitions]
         found = self._group().fetch_committed_offsets(wanted, timeout_ms or self.config["request_timeout_ms"])
         if metadata:
@@ -470,6 +487,7 @@ class ModernKafkaConsumer:
         ``metadata=True`` returns the whole :class:`OffsetAndMetadata`.
         ``timeout_ms`` bounds the lookup (default ``request_timeout_ms``).
         """
+        self._check_open()
         result = self._group().fetch_committed_offsets(
             [check_topic_partition(partition)],
             self.config["request_timeout_ms"] if timeout_ms is None else timeout_ms)
@@ -505,12 +523,14 @@ class ModernKafkaConsumer:
 
     def topics(self) -> Set[str]:
         """Topics the cluster has (the internal ones excluded unless configured otherwise)."""
+        self._check_open()
         self._client.track_all_topics()
         self._client.refresh_metadata(self.config["request_timeout_ms"])
         return self._client.cluster.topics(self.config["exclude_internal_topics"])
 
     def partitions_for_topic(self, topic: str) -> Optional[Set[int]]:
         """Partition numbers of ``topic`` (None if unknown)."""
+        self._check_open()
         check_topic_name(topic)
         self._client.ensure_topics([topic], timeout_ms=self.config["request_timeout_ms"])
         return self._client.cluster.partitions_for_topic(topic)
@@ -518,11 +538,13 @@ class ModernKafkaConsumer:
     def beginning_offsets(self, partitions: Iterable[TopicPartition],
                           timeout_ms: Optional[float] = None) -> Dict[TopicPartition, int]:
         """Earliest offset of each partition."""
+        self._check_open()
         return self._offsets_at(partitions, EARLIEST_TIMESTAMP, timeout_ms)
 
     def end_offsets(self, partitions: Iterable[TopicPartition],
                     timeout_ms: Optional[float] = None) -> Dict[TopicPartition, int]:
         """Offset after the last record (the high watermark, or the LSO with read_committed)."""
+        self._check_open()
         return self._offsets_at(partitions, LATEST_TIMESTAMP, timeout_ms)
 
     def _offsets_at(self, partitions: Iterable[TopicPartition], timestamp: int,
@@ -534,6 +556,7 @@ class ModernKafkaConsumer:
     def offsets_for_times(self, timestamps: Dict[TopicPartition, int],
                           timeout_ms: Optional[float] = None) -> Dict[TopicPartition, Optional[OffsetAndTimestamp]]:
         """For each partition, the earliest offset whose timestamp is at least the one given."""
+        self._check_open()
         for ts in timestamps.values():
             if ts < 0:
                 raise errors.IllegalArgumentError("timestamps must be >= 0")

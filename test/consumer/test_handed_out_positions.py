@@ -16,7 +16,7 @@ import uuid
 
 import pytest
 
-from kafka import KafkaConsumer, KafkaProducer
+from kafka import KafkaConsumer, KafkaProducer, errors
 from kafka.structs import TopicPartition
 from test.support.topics import create_topic
 
@@ -173,3 +173,25 @@ def test_a_listener_that_raises_loses_no_record(broker):
         consumer.close()
     assert (listener.raised, failures) == (1, 1)
     assert {(p, o) for p in (0, 1) for o in range(500)} - seen == set()
+
+
+@pytest.mark.parametrize("arguments, error", [
+    (dict(max_records=0), errors.IllegalArgumentError),
+    (dict(max_records=-1), errors.IllegalArgumentError),
+    (dict(max_records=1.5), errors.IllegalArgumentTypeError),
+    (dict(timeout_ms=-1), errors.IllegalArgumentError),
+])
+def test_poll_refuses_bad_limits_at_once(broker, topic, arguments, error):
+    # max_records=-1 used to make poll() spin forever at full CPU with records buffered.
+    consumer = _consumer(broker, "g-" + uuid.uuid4().hex[:8])
+    consumer.assign([TopicPartition(topic, 0)])
+    try:
+        assert consumer.poll(timeout_ms=5000, max_records=1)  # records are buffered from here on
+        started = time.monotonic()
+        with pytest.raises(error):
+            consumer.poll(**dict(dict(timeout_ms=100), **arguments))
+        assert time.monotonic() - started < 5
+        with pytest.raises(ValueError if error is not errors.IllegalArgumentTypeError else TypeError):
+            consumer.poll(**dict(dict(timeout_ms=100), **arguments))  # kafka-python's classes catch them
+    finally:
+        consumer.close()
