@@ -243,9 +243,9 @@ def parse(conf: Any, role: str) -> Config:
     conf = dict(conf)
     topic_conf = conf.pop("default.topic.config", None)
     if topic_conf is not None:
-        merged = dict(topic_conf.items())
-        merged.update(conf)  # properties given at the top level win
-        conf = merged
+        # As in librdkafka, the topic configuration is applied last: its properties win
+        # over the same ones given at the top level, wherever the dict has them.
+        conf.update(dict(topic_conf))
     props: Dict[str, str] = {}
     callbacks: Dict[str, Callable[..., Any]] = {}
     for name, value in conf.items():

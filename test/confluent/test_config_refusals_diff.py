@@ -61,3 +61,25 @@ def test_no_configuration_at_all_is_a_type_error_and_keywords_alone_are_enough(c
                                  _outcome(lambda: lib.Producer(None, **{"bootstrap.servers": "127.0.0.1:1"}))]
     assert results["kafka.confluent"] == results["confluent_kafka"]
     assert results["kafka.confluent"][2] == "created"
+
+
+@pytest.mark.parametrize("conf, times_out", [
+    ({"message.timeout.ms": 600000, "default.topic.config": {"message.timeout.ms": 500}}, True),
+    ({"default.topic.config": {"message.timeout.ms": 500}, "message.timeout.ms": 600000}, True),
+    ({"default.topic.config": {"message.timeout.ms": 500}}, True),
+], ids=["topic-config-last", "top-level-last", "topic-config-only"])
+def test_default_topic_config_wins_over_the_top_level(ck, kc, conf, times_out):
+    import time
+
+    results = {}
+    for lib in (ck, kc):
+        producer = lib.Producer(dict({"bootstrap.servers": "127.0.0.1:9"}, **conf))
+        reports = []
+        producer.produce("t", b"v", on_delivery=lambda err, msg: reports.append(err.name() if err else None))
+        deadline = time.monotonic() + 3
+        while not reports and time.monotonic() < deadline:
+            producer.poll(0.1)
+        results[lib.__name__] = list(reports)
+        producer.purge()
+        producer.poll(0)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == (["_MSG_TIMED_OUT"] if times_out else [])
