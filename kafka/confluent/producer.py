@@ -214,6 +214,8 @@ class Producer(Closable):
     """
 
     _closed_text = "Producer has been closed"
+    #: The transactional call that timed out and waits to be made again (see _txn_call).
+    _txn_pending: Optional[str] = None
     #: Whether produce() must look at _check_can_produce (True until __init__ has set it).
     _refusing = True
 
@@ -381,16 +383,21 @@ class Producer(Closable):
                                             "Unable to produce message: Local: Invalid argument or configuration"))
 
     def produce_batch(self, topic: Any, messages: Any, partition: Any = -1,
+                      callback: Optional[Callable[..., Any]] = None,
                       on_delivery: Optional[Callable[..., Any]] = None) -> int:
         """Queue ``messages`` (dicts: ``value``, ``key``, ``callback``) for ``topic``, all to ``partition``.
 
         Returns how many were queued; one the queue had no room for gets an
-        ``_error`` (:class:`KafkaError`) in its dict. As in confluent-kafka,
-        timestamps and headers are not taken in batch mode, and a message's
-        own ``partition`` is checked but not used.
+        ``_error`` (:class:`KafkaError`) in its dict. ``callback`` (or its
+        alias ``on_delivery``) reports the messages that have no callback of
+        their own. As in confluent-kafka, timestamps and headers are not taken
+        in batch mode, and a message's own ``partition`` is checked but not used.
         """
+        if isinstance(topic, str) and isinstance(messages, list) and not messages:
+            return 0  # confluent-kafka answers an empty batch before looking at the producer
         self._check_open()
-        return produce_batch(self.produce, topic, messages, partition, on_delivery)
+        return produce_batch(self.produce, topic, messages, partition,
+                             callback if callback is not None else on_delivery)
 
     def _keep(self, topic: str, partition: int, record: _Record, extra: _Extra) -> None:
         """Keep a partitioned record back for the next hand-over (called with the lock held)."""
@@ -769,10 +776,22 @@ class Producer(Closable):
 
     # -- transactions ------------------------------------------------------------------------
 
-    def _txn_call(self, action: Callable[[], Any]) -> None:
+    def _txn_call(self, name: str, action: Callable[[], Any]) -> None:
+        """Run the transactional call ``name``; raise what librdkafka raises when it fails.
+
+        A call that timed out is left pending, as in librdkafka: the same call
+        made again resumes it, and any other transactional call until then
+        fails with a retriable ``_CONFLICT``.
+        """
         self._check_open()
+        pending = self._txn_pending
+        if pending is not None and pending != name and self._engine.fatal_error() is None:
+            raise KafkaException(KafkaError(KafkaError._CONFLICT,  # type: ignore[attr-defined]
+                                            "Conflicting %s API call is already in progress" % pending,
+                                            retriable=True))
         try:
             action()
+            self._txn_pending = None
         except KafkaException:
             raise
         except engine_errors.KafkaError as exc:
@@ -782,9 +801,11 @@ class Producer(Closable):
                 raise KafkaException(fatal_from_engine(fatal)) from exc
             if isinstance(exc, (engine_errors.KafkaTimeoutError, engine_errors.NoBrokersAvailable)):
                 # Nothing was decided: librdkafka asks for the same call again, which resumes it.
+                self._txn_pending = name
                 raise KafkaException(KafkaError(
                     KafkaError._TIMED_OUT,  # type: ignore[attr-defined]
                     "Timed out waiting for operation to finish, retry call to resume", retriable=True)) from exc
+            self._txn_pending = None
             error = from_engine(exc)
             abortable = not isinstance(exc, (engine_errors.IllegalStateError,)) and \
                 not getattr(exc, "retriable", False)
@@ -795,12 +816,12 @@ class Producer(Closable):
     def init_transactions(self, timeout: Optional[float] = None) -> None:
         """Register ``transactional.id`` with its coordinator (fencing older producers)."""
         self._check_open()
-        self._txn_call(lambda: self._engine.init_transactions(_timeout_ms(timeout)))
+        self._txn_call("init_transactions", lambda: self._engine.init_transactions(_timeout_ms(timeout)))
 
     def begin_transaction(self) -> None:
         """Start a transaction."""
         self._check_open()
-        self._txn_call(self._engine.begin_transaction)
+        self._txn_call("begin_transaction", self._engine.begin_transaction)
 
     def send_offsets_to_transaction(self, positions: Any, group_metadata: Any, timeout: Optional[float] = None) -> None:
         """Commit the consumer ``positions`` (TopicPartition list) within the transaction."""
@@ -811,7 +832,8 @@ class Producer(Closable):
         for tp in partitions_list(positions, "positions"):
             offsets[EngineTP(tp.topic, tp.partition)] = OffsetAndMetadata(tp.offset, tp.metadata or "")
         group = getattr(group_metadata, "engine_metadata", group_metadata)
-        self._txn_call(lambda: self._engine.send_offsets_to_transaction(offsets, group, _timeout_ms(timeout)))
+        self._txn_call("send_offsets_to_transaction",
+                       lambda: self._engine.send_offsets_to_transaction(offsets, group, _timeout_ms(timeout)))
 
     def commit_transaction(self, timeout: Optional[float] = None) -> None:
         """Deliver the transaction's records, serve their delivery reports, then commit it."""
@@ -819,7 +841,7 @@ class Producer(Closable):
         deadline = None if timeout is None or timeout < 0 else time.monotonic() + timeout
         self.flush(timeout if timeout is not None else -1)
         left = None if deadline is None else max(deadline - time.monotonic(), 0.0)
-        self._txn_call(lambda: self._engine.commit_transaction(_timeout_ms(left)))
+        self._txn_call("commit_transaction", lambda: self._engine.commit_transaction(_timeout_ms(left)))
 
     def abort_transaction(self, timeout: Optional[float] = None) -> None:
         """Abort the transaction; records not yet handed to the engine fail with ``_PURGE_QUEUE``.
@@ -831,7 +853,7 @@ class Producer(Closable):
         self._check_open()
         with self._handing_over:
             self.purge(in_queue=True, in_flight=False)
-        self._txn_call(lambda: self._engine.abort_transaction(_timeout_ms(timeout)))
+        self._txn_call("abort_transaction", lambda: self._engine.abort_transaction(_timeout_ms(timeout)))
 
     # -- lifecycle -------------------------------------------------------------------------------
 

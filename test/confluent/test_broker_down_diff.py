@@ -71,6 +71,8 @@ def _producer_calls(lib, bootstrap):
     calls["reports"] = reports
     transactional = lib.Producer({"bootstrap.servers": bootstrap, "transactional.id": "down"})
     calls["init_transactions"] = _outcome(lambda: transactional.init_transactions(TIMEOUT), TIMEOUT)
+    # The call that timed out is pending: another transactional call conflicts with it.
+    calls["begin_transaction"] = _outcome(transactional.begin_transaction, TIMEOUT)
     calls["init_transactions again"] = _outcome(lambda: transactional.init_transactions(TIMEOUT), TIMEOUT)
     return calls
 

@@ -65,3 +65,23 @@ def test_a_batch_is_delivered_with_its_callbacks(broker, ck, kc):
     assert results["confluent_kafka"] == results["kafka.confluent"] == (
         # confluent-kafka 2.16 checks a message's own partition but sends it to the batch's.
         3, [(None, b"k0", b"v0", 0), (None, b"k2", None, 0)], [(b"v1", 0)])
+
+
+def test_the_batch_callback_is_named_callback_or_on_delivery(broker, ck, kc):
+    from test.support.topics import new_topic
+
+    topic = new_topic(broker, partitions=1, prefix="pb-cb")
+    results = {}
+    for lib in (ck, kc):
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers})
+        seen = []
+        own = lambda err, msg: seen.append(("own", msg.value()))  # noqa: E731
+        assert producer.produce_batch(topic, [{"value": b"a", "callback": own}, {"value": b"b"}],
+                                      callback=lambda err, msg: seen.append(("batch", msg.value()))) == 2
+        assert producer.produce_batch(topic, [{"value": b"c"}],
+                                      on_delivery=lambda err, msg: seen.append(("alias", msg.value()))) == 1
+        assert producer.produce_batch(topic, []) == 0
+        assert producer.flush(30) == 0
+        results[lib.__name__] = sorted(seen)
+    assert results["kafka.confluent"] == results["confluent_kafka"] == [
+        ("alias", b"c"), ("batch", b"b"), ("own", b"a")]
