@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from kafka.confluent._client_events import ThrottleEvent
 from kafka.confluent._tables import LIBRDKAFKA_VERSION
-from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.errors import ConcurrentModificationException, KafkaError, KafkaException
+from kafka.confluent._uuid import Uuid
+from kafka.confluent.partitioners import consistent, fnv1a, murmur2
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME,
     TIMESTAMP_NOT_AVAILABLE, Message, TopicPartition)
@@ -32,7 +34,7 @@ __all__ = [
     "SerializingProducer", "DeserializingConsumer", "ConsumerGroupTopicPartitions", "ConsumerGroupState",
     "ConsumerGroupType", "ElectionType", "IsolationLevel", "Node", "TopicCollection", "TopicPartitionInfo",
     "ThrottleEvent", "ShareConsumer", "Messages", "AcknowledgeType", "IllegalStateException",
-    "DeserializingShareConsumer",
+    "DeserializingShareConsumer", "ConcurrentModificationException", "Uuid", "murmur2", "consistent", "fnv1a",
 ]
 
 #: The confluent-kafka release whose API this package follows.
@@ -65,8 +67,12 @@ def install_as_confluent_kafka() -> None:
     """
     import sys
 
+    import importlib
+
     from kafka.confluent import (admin, consumer, deserializing_consumer, deserializing_share_consumer, error,
                                  message, producer, serialization, serializing_producer)
+
+    cimpl = importlib.import_module("kafka.confluent.cimpl")
 
     package = sys.modules[__name__]
     sys.modules["confluent_kafka"] = package
@@ -76,6 +82,16 @@ def install_as_confluent_kafka() -> None:
     sys.modules["confluent_kafka.serializing_producer"] = serializing_producer
     sys.modules["confluent_kafka.deserializing_consumer"] = deserializing_consumer
     sys.modules["confluent_kafka.deserializing_share_consumer"] = deserializing_share_consumer
-    sys.modules["confluent_kafka.cimpl"] = package
+    sys.modules["confluent_kafka.cimpl"] = cimpl
     for name, module in (("consumer", consumer), ("producer", producer), ("message", message)):
         sys.modules["confluent_kafka._kafkawire_" + name] = module
+
+
+def __getattr__(name: str) -> object:
+    # ``confluent_kafka.cimpl`` is an attribute of the package too; loaded on first use,
+    # as it imports the package's own names.
+    if name == "cimpl":
+        import importlib
+
+        return importlib.import_module("kafka.confluent.cimpl")
+    raise AttributeError("module %r has no attribute %r" % (__name__, name))

@@ -40,7 +40,8 @@ class PartitionMetadata:
             return "PartitionMetadata(%d, %s)" % (self.id, self.error)
         return "PartitionMetadata(%d)" % self.id
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return str(self.id)
 
 
 class TopicMetadata:
@@ -56,7 +57,8 @@ class TopicMetadata:
             return "TopicMetadata(%s, %d partitions, %s)" % (self.topic, len(self.partitions), self.error)
         return "TopicMetadata(%s, %d partitions)" % (self.topic, len(self.partitions))
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return str(self.topic)
 
 
 class ClusterMetadata:
@@ -74,7 +76,8 @@ class ClusterMetadata:
     def __repr__(self) -> str:
         return "ClusterMetadata(%s)" % self.cluster_id
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return str(self.cluster_id)
 
 
 def check_credentials(username: Any, password: Any) -> None:

@@ -104,6 +104,14 @@ class KafkaException(Exception):
     """Raised by the clients; ``args[0]`` is usually a :class:`~kafka.confluent.errors.KafkaError`."""
 
 
+class ConcurrentModificationException(RuntimeError):
+    """confluent-kafka's error for a client used from two threads at once where it cannot be.
+
+    Defined for programs that catch it; kafkawire's clients take calls from
+    several threads and do not raise it.
+    """
+
+
 def from_engine(exc: BaseException) -> KafkaError:
     """The KafkaError that best describes an engine exception.
 
