@@ -69,7 +69,14 @@ SECRET_OPTIONS = frozenset(["sasl_plain_password", "ssl_password", "sasl_oauth_t
 
 
 def parse_bootstrap(servers: Any) -> List[Tuple[str, int]]:
-    """``"h1:9092,h2:9092"`` or a list of such strings into (host, port) pairs."""
+    """``"h1:9092,h2:9092"`` or a list of such strings into (host, port) pairs.
+
+    An empty list (given as such) is a client that knows no broker and never
+    connects, as kafka-python and librdkafka allow: its requests time out.
+    A string, or a list whose entries name nothing, is refused.
+    """
+    if isinstance(servers, (list, tuple)) and not servers:
+        return []
     if isinstance(servers, str):
         servers = [servers]
     elif servers is not None and not isinstance(servers, (list, tuple, set, frozenset)):

@@ -295,8 +295,8 @@ def ignored(config: Config, role: str) -> List[str]:
 def _common_settings(config: Config, role: str) -> Dict[str, Any]:
     out: Dict[str, Any] = {}
     servers = config.get("bootstrap.servers") or ""
-    if servers:
-        out["bootstrap_servers"] = [s.strip() for s in servers.split(",") if s.strip()]
+    # No bootstrap servers: librdkafka knows no broker (the engine's default would be localhost).
+    out["bootstrap_servers"] = [s.strip() for s in servers.split(",") if s.strip()]
     out["client_id"] = config.get("client.id")
     out["retry_backoff_ms"] = config.get_int("retry.backoff.ms")
     out["reconnect_backoff_ms"] = config.get_int("reconnect.backoff.ms")

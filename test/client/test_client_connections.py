@@ -7,6 +7,7 @@ import time
 
 import pytest
 
+from kafka import errors
 from kafka.client import KafkaClient
 from kafka.conn import connection as connection_module
 from kafka.protocol.apis import METADATA
@@ -108,3 +109,12 @@ def test_new_and_removed_brokers_are_picked_up(mock_cluster):
         assert 4 not in client._conns  # its connection was closed and dropped
     finally:
         client.close()
+
+
+def test_an_empty_bootstrap_list_is_a_client_that_knows_no_broker():
+    from kafka.client.network import parse_bootstrap
+
+    assert parse_bootstrap([]) == []
+    for nothing in ("", " , ", [""]):
+        with pytest.raises(errors.KafkaConfigurationError):
+            parse_bootstrap(nothing)

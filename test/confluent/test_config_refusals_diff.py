@@ -83,3 +83,17 @@ def test_default_topic_config_wins_over_the_top_level(ck, kc, conf, times_out):
         producer.purge()
         producer.poll(0)
     assert results["kafka.confluent"] == results["confluent_kafka"] == (["_MSG_TIMED_OUT"] if times_out else [])
+
+
+def test_no_bootstrap_servers_means_no_broker(ck, kc):
+    # librdkafka (and kafka-python with an empty list) knows no broker then; it does not try localhost.
+    import json
+
+    results = {}
+    for lib in (ck, kc):
+        seen = []
+        producer = lib.Producer({"bootstrap.servers": None, "statistics.interval.ms": 10,
+                                 "stats_cb": lambda text: seen.append(len(json.loads(text)["brokers"]))})
+        producer.poll(0.2)
+        results[lib.__name__] = sorted(set(seen))
+    assert results["kafka.confluent"] == results["confluent_kafka"] == [0]
