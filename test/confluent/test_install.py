@@ -70,6 +70,10 @@ MODULES = textwrap.dedent("""
     from confluent_kafka.deserializing_consumer import DeserializingConsumer
     from confluent_kafka.error import KeySerializationError
     from confluent_kafka.admin import AdminClient
+    from confluent_kafka.schema_registry import SchemaRegistryClient, Schema
+    from confluent_kafka.schema_registry.avro import AvroSerializer
+    from confluent_kafka.schema_registry.json_schema import JSONSerializer
+    from confluent_kafka.schema_registry.error import SchemaRegistryError
     assert Producer is kafka.confluent.Producer and KafkaError is kafka.confluent.KafkaError
     assert SerializingProducer is kafka.confluent.SerializingProducer
     assert DeserializingConsumer is kafka.confluent.DeserializingConsumer
@@ -85,5 +89,6 @@ def test_the_submodules_programs_import_are_registered():
     assert done.returncode == 0, done.stderr
     for name in ("confluent_kafka", "confluent_kafka.cimpl", "confluent_kafka.serialization",
                  "confluent_kafka.serializing_producer", "confluent_kafka.deserializing_consumer",
-                 "confluent_kafka.error", "confluent_kafka.admin"):
+                 "confluent_kafka.error", "confluent_kafka.admin", "confluent_kafka.schema_registry",
+                 "confluent_kafka.schema_registry.avro", "confluent_kafka.schema_registry.json_schema"):
         assert "'%s'" % name in done.stdout
