@@ -123,20 +123,33 @@ def _check_upsertion(upsertion: UserScramCredentialUpsertion) -> None:
         raise TypeError("'password' must be bytes")
     if not upsertion.password:
         raise ValueError("'password' cannot be empty")
-    if upsertion.salt is not None:
-        if not isinstance(upsertion.salt, bytes):
-            raise TypeError("'salt' must be bytes")
-        if not upsertion.salt:
-            raise ValueError("'salt' can be None but cannot be empty")
+    # An empty salt of any type is refused as empty (ValueError) before its type is looked at.
+    if upsertion.salt is not None and not upsertion.salt:
+        raise ValueError("'salt' can be None but cannot be empty")
+    if upsertion.salt is not None and not isinstance(upsertion.salt, bytes):
+        raise TypeError("'salt' must be bytes")
     info = upsertion.scram_credential_info
     if not isinstance(info, ScramCredentialInfo):
         raise TypeError("Expected credential_info to be ScramCredentialInfo Type")
-    if not isinstance(info.iterations, int) or info.iterations < 1:
+    if info.iterations < 1:  # a value that cannot be compared with 1 raises TypeError here
         raise ValueError("Iterations should be positive")
     if not isinstance(info.mechanism, ScramMechanism):
         raise TypeError("Expected the mechanism to be ScramMechanism Type")
 
 
+def unknown_mechanism_error(alterations: List[UserScramCredentialAlteration]) -> Optional[KafkaException]:
+    """The error librdkafka fails every future with, before sending anything, when an alteration's
+    mechanism is UNKNOWN."""
+    for index, alteration in enumerate(alterations):
+        info = getattr(alteration, "scram_credential_info", None)
+        mechanism = info.mechanism if info is not None else getattr(alteration, "mechanism", None)
+        if mechanism is ScramMechanism.UNKNOWN:
+            return KafkaException(KafkaError(KafkaError._INVALID_ARG,  # type: ignore[attr-defined]
+                                             "SCRAM mechanism must be specified at index %d" % index))
+    return None
+
+
 __all__ = ["ScramMechanism", "ScramCredentialInfo", "UserScramCredentialsDescription",
            "UserScramCredentialAlteration", "UserScramCredentialUpsertion", "UserScramCredentialDeletion",
-           "check_users", "check_alterations", "duplicate_users_error", "DEFAULT_SALT_BYTES"]
+           "check_users", "check_alterations", "duplicate_users_error", "unknown_mechanism_error",
+           "DEFAULT_SALT_BYTES"]

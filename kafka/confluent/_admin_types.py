@@ -32,7 +32,7 @@ def to_enum(value: Any, enum: Type[E], what: str) -> E:
             return enum[value.upper()]
         except KeyError:
             raise ValueError("Unknown value \"%s\": should be a %s" % (value, enum.__name__)) from None
-    if isinstance(value, int) and not isinstance(value, bool):
+    if isinstance(value, int):
         return enum(value)
     raise TypeError("%s must be a %s, got %r" % (what, enum.__name__, value))
 
@@ -351,39 +351,76 @@ class ConfigResource:
         self.incremental_configs.append(config_entry)
 
 
+#: The enum values only a filter may hold: an ACL needs a concrete resource type, pattern, operation
+#: and permission.
+_FILTER_ONLY: Dict[str, Tuple[Enum, ...]] = {
+    "restype": (ResourceType.ANY,),
+    "resource_pattern_type": (ResourcePatternType.ANY, ResourcePatternType.MATCH),
+    "operation": (AclOperation.ANY,),
+    "permission_type": (AclPermissionType.ANY,),
+}
+_ACL_ENUMS: Tuple[Tuple[str, Type[Enum]], ...] = (
+    ("restype", ResourceType), ("resource_pattern_type", ResourcePatternType), ("operation", AclOperation),
+    ("permission_type", AclPermissionType))
+_ACL_STRINGS = ("name", "principal", "host")
+
+
+def acl_problem(binding: "AclBinding", as_filter: bool) -> Optional[str]:
+    """Why ``binding`` cannot be sent as an ACL (``as_filter`` False) or as a filter, or None.
+
+    These are librdkafka's rules for the bindings an admin call is given,
+    read, as confluent-kafka reads them, from the strings and the enums'
+    ``*_int`` values: the strings must be strings (a filter's may be None), no
+    enum may be UNKNOWN or out of range, and only a filter may use ANY (or
+    MATCH).
+    """
+    for attr in _ACL_STRINGS:
+        value = getattr(binding, attr, None)
+        if not isinstance(value, str) and not (as_filter and value is None):
+            return "Invalid %s %r" % (attr, value)
+    for attr, enum in _ACL_ENUMS:
+        value = getattr(binding, attr + "_int", None)
+        member = next((m for m in enum if type(value) is int and m.value == value), None)
+        if member is None or member.name == "UNKNOWN" or (not as_filter and member in _FILTER_ONLY[attr]):
+            return "Invalid %s %r" % (attr, value)
+    return None
+
+
 class AclBinding:
     """An ACL: ``AclBinding(restype, name, resource_pattern_type, principal, host, operation,
-    permission_type)``; enums may also be given by name or value."""
+    permission_type)``; enums may also be given by name (any case) or value.
 
-    _FORBIDDEN: Dict[str, Tuple[Enum, ...]] = {
-        "restype": (ResourceType.ANY,),
-        "resource_pattern_type": (ResourcePatternType.ANY, ResourcePatternType.MATCH),
-        "operation": (AclOperation.ANY,),
-        "permission_type": (AclPermissionType.ANY,),
-    }
-    _STRINGS_REQUIRED: Tuple[str, ...] = ("name", "principal", "host")
+    None is refused (ValueError) before a wrong type (TypeError), and the
+    ANY/MATCH values only a filter may hold are refused last (ValueError);
+    UNKNOWN is accepted, as in the ACLs a broker describes.
+    """
+
+    #: The attributes that must not be None.
+    _NOT_NONE: Tuple[str, ...] = ("restype", "name", "resource_pattern_type", "principal", "host", "operation",
+                                  "permission_type")
+    #: The enum values this class refuses.
+    _REFUSED: Dict[str, Tuple[Enum, ...]] = _FILTER_ONLY
 
     def __init__(self, restype: Any, name: Optional[str], resource_pattern_type: Any, principal: Optional[str],
                  host: Optional[str], operation: Any, permission_type: Any) -> None:
-        self.restype = to_enum(restype, ResourceType, "restype")
+        given = {"restype": restype, "name": name, "resource_pattern_type": resource_pattern_type,
+                 "principal": principal, "host": host, "operation": operation, "permission_type": permission_type}
+        for attr in self._NOT_NONE:
+            if given[attr] is None:
+                raise ValueError("Expected %s to be not None" % attr)
+        for attr in _ACL_STRINGS:
+            if given[attr] is not None and not isinstance(given[attr], str):
+                raise TypeError("Expected %s to be a string" % attr)
         self.name = name
-        self.resource_pattern_type = to_enum(resource_pattern_type, ResourcePatternType, "resource_pattern_type")
         self.principal = principal
         self.host = host
+        self.restype = to_enum(restype, ResourceType, "restype")
+        self.resource_pattern_type = to_enum(resource_pattern_type, ResourcePatternType, "resource_pattern_type")
         self.operation = to_enum(operation, AclOperation, "operation")
         self.permission_type = to_enum(permission_type, AclPermissionType, "permission_type")
-        for attr in ("name", "principal", "host"):
+        for attr, refused in self._REFUSED.items():
             value = getattr(self, attr)
-            if value is None:
-                if attr in self._STRINGS_REQUIRED:
-                    raise ValueError("Expected %s to be not None" % attr)
-            elif not isinstance(value, str):
-                raise TypeError("Expected %s to be a string" % attr)
-        for attr, forbidden in self._FORBIDDEN.items():
-            value = getattr(self, attr)
-            if value in forbidden:
-                raise ValueError("Cannot use enum %s, value %s in this class" % (attr, value.name))
-            if value.name == "UNKNOWN":
+            if value in refused:
                 raise ValueError("Cannot use enum %s, value %s in this class" % (attr, value.name))
         self.restype_int = self.restype.value
         self.resource_pattern_type_int = self.resource_pattern_type.value
@@ -413,10 +450,14 @@ class AclBinding:
 
 
 class AclBindingFilter(AclBinding):
-    """A pattern matching ACLs; ``None`` strings and the ``ANY`` (and ``MATCH``) enums match anything."""
+    """A pattern matching ACLs; ``None`` strings and the ``ANY`` (and ``MATCH``) enums match anything.
 
-    _FORBIDDEN: Dict[str, Tuple[Enum, ...]] = {}
-    _STRINGS_REQUIRED: Tuple[str, ...] = ()
+    Its strings may be None; its enums may not be UNKNOWN (ValueError).
+    """
+
+    _NOT_NONE = ("restype", "resource_pattern_type", "operation", "permission_type")
+    _REFUSED = {"restype": (ResourceType.UNKNOWN,), "resource_pattern_type": (ResourcePatternType.UNKNOWN,),
+                "operation": (AclOperation.UNKNOWN,), "permission_type": (AclPermissionType.UNKNOWN,)}
 
 
 class ConsumerGroupListing:
