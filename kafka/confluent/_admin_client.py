@@ -16,6 +16,7 @@ import os
 import re
 import threading
 import time
+import uuid
 import warnings
 from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
@@ -33,6 +34,7 @@ from kafka.confluent._admin_types import (
     group_state)
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._closing import Closable
+from kafka.confluent._uuid import Uuid
 from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInfo, ScramMechanism,
                                           UserScramCredentialAlteration, UserScramCredentialDeletion,
                                           UserScramCredentialsDescription,
@@ -321,6 +323,11 @@ def _offset_specs_error(values: List[int]) -> Optional[KafkaException]:
 
 def _partition_keys(parts: Iterable[TopicPartition]) -> List[Tuple[str, int]]:
     return [(tp.topic, tp.partition) for tp in parts]
+
+
+def _topic_uuid(topic_id: Optional[uuid.UUID]) -> Uuid:
+    """The engine's topic id as confluent-kafka's :class:`Uuid` (all zero bits when the broker gave none)."""
+    return Uuid.from_uuid(topic_id if topic_id is not None else uuid.UUID(int=0))
 
 
 def _kafka_error(error: BaseException) -> KafkaError:
@@ -653,7 +660,7 @@ class AdminClient(Closable):
                 parts = [TopicPartitionInfo(p.partition, node(p.leader) if p.leader >= 0 else None,
                                             [node(r) for r in p.replicas], [node(r) for r in p.isr])
                          for p in d.partitions]
-                out[name] = TopicDescription(d.name, d.topic_id, d.is_internal, parts,
+                out[name] = TopicDescription(d.name, _topic_uuid(d.topic_id), d.is_internal, parts,
                                              [] if include_ops else None)
             return out
 

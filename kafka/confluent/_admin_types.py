@@ -648,4 +648,5 @@ class GroupMetadata:
             return "GroupMetadata(%s, %s)" % (self.id, self.error)
         return "GroupMetadata(%s)" % self.id
 
-    __str__ = __repr__
+    def __str__(self) -> str:
+        return str(self.id)

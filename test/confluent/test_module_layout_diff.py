@@ -67,3 +67,27 @@ def test_metadata_objects_print_as_confluent_kafka_s(broker, ck, kc):
         broker_metadata = next(iter(metadata.brokers.values()))
         printed[admin_module.__name__] = [(str(o), repr(o)) for o in (metadata, topic, partition, broker_metadata)]
     assert printed["kafka.confluent.admin"] == printed["confluent_kafka.admin"]
+
+
+def test_described_topic_ids_are_uuids_and_groups_print_their_id(broker, ck, kc):
+    """describe_topics gives the topic id as the library's Uuid (same text on both sides), and a legacy
+    GroupMetadata prints as its group id, as programs that print them expect."""
+    import confluent_kafka.admin
+
+    import kafka.confluent.admin
+    from test.support.topics import new_topic
+
+    name = new_topic(broker, partitions=1, prefix="layout-ids")
+    group = "layout-group-%s" % name
+    # A group that has committed offsets exists (Empty) and is listed: no wait for a join is needed.
+    with kc.Consumer({"bootstrap.servers": broker.bootstrap_servers, "group.id": group}) as consumer:
+        consumer.commit(offsets=[kc.TopicPartition(name, 0, 0)], asynchronous=False)
+    seen = {}
+    for lib, admin_module in ((ck, confluent_kafka.admin), (kc, kafka.confluent.admin)):
+        admin = admin_module.AdminClient({"bootstrap.servers": broker.bootstrap_servers})
+        described = admin.describe_topics(lib.TopicCollection([name]))[name].result(timeout=10)
+        assert isinstance(described.topic_id, lib.Uuid)
+        listed = [g for g in admin.list_groups(timeout=10) if g.id == group]
+        seen[lib.__name__] = (str(described.topic_id), [(str(g), repr(g)) for g in listed])
+    assert seen[kc.__name__] == seen[ck.__name__]
+    assert seen[kc.__name__][1] == [(group, "GroupMetadata(%s)" % group)]
