@@ -15,6 +15,8 @@ import time
 
 import pytest
 
+from test.confluent.outcomes import raised
+
 TIMEOUT = 1.0
 SLACK = 3.0  # added to each call's own timeout: the machine is shared with other tests
 
@@ -33,8 +35,7 @@ def _outcome(call, limit):
     try:
         result = call()
     except Exception as exc:  # noqa: BLE001 - the outcome is compared
-        error = exc.args[0] if exc.args else None
-        outcome = (type(exc).__name__, error.name() if hasattr(error, "name") else str(exc))
+        outcome = raised(exc, with_text=False)
     else:
         outcome = ("returned", type(result).__name__)
     took = time.monotonic() - started

@@ -11,15 +11,14 @@ from __future__ import annotations
 
 import pytest
 
+from test.confluent.outcomes import raised
+
 
 def _outcome(call):
     try:
         result = call()
     except Exception as exc:  # noqa: BLE001 - the outcome is compared
-        error = exc.args[0] if exc.args else None
-        if hasattr(error, "name"):
-            return (type(exc).__name__, error.name())
-        return (type(exc).__name__, str(exc))
+        return raised(exc, with_text=False)
     return ("returned", result if isinstance(result, (int, type(None))) else type(result).__name__)
 
 

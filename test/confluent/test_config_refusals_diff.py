@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from test.confluent.outcomes import raised
+
 PRODUCER_SETTINGS = [
     {"transactional.id": "x", "enable.idempotence": False},
     {"enable.idempotence": True, "max.in.flight": 10},
@@ -29,10 +31,7 @@ def _outcome(call):
     try:
         client = call()
     except Exception as exc:  # noqa: BLE001 - the outcome is compared
-        error = exc.args[0] if exc.args else None
-        if hasattr(error, "name"):
-            return (type(exc).__name__, error.name(), error.str())
-        return (type(exc).__name__, str(exc))
+        return raised(exc)
     close = getattr(client, "close", None)
     if close is not None and type(client).__name__ != "Producer":
         close()

@@ -12,15 +12,14 @@ from __future__ import annotations
 import time
 import uuid
 
+from test.confluent.outcomes import raised
+
 
 def _outcome(call):
     try:
         result = call()
     except Exception as exc:  # noqa: BLE001 - the outcome is compared
-        error = exc.args[0] if exc.args else None
-        if hasattr(error, "name"):
-            return (type(exc).__name__, error.name(), error.str())
-        return (type(exc).__name__, str(exc))
+        return raised(exc)
     if isinstance(result, list):
         return ("ok", [(tp.topic, tp.partition, tp.offset) for tp in result])
     return ("ok", result)

@@ -10,6 +10,8 @@ import time
 
 import pytest
 
+from test.confluent.outcomes import raised
+
 NOWHERE = "nonexistent-broker.invalid:9092"
 
 
@@ -17,8 +19,7 @@ def _outcome(call):
     try:
         result = call()
     except Exception as exc:  # noqa: BLE001 - the outcome is compared
-        error = exc.args[0] if exc.args else None
-        return (type(exc).__name__, error.name() if hasattr(error, "name") else str(exc))
+        return raised(exc, with_text=False)
     return ("returned", None if result is None else type(result).__name__)
 
 

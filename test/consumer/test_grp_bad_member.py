@@ -23,6 +23,7 @@ from kafka.protocol.apis.groups import (
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from kafka.testing.scripted_peer import NO_REPLY
+from test.support.peer_answers import offsets_at_zero
 
 _Sub = CONSUMER_PROTOCOL_SUBSCRIPTION.cls
 _Asg = CONSUMER_PROTOCOL_ASSIGNMENT.cls
@@ -101,16 +102,7 @@ class _Coordinator:
         return {"error_code": 0, "protocol_type": "consumer", "protocol_name": request.body.protocol_name,
                 "assignment": mine}
 
-    def offset_fetch(self, request: Any) -> Dict[str, Any]:
-        if request.version >= 8:
-            return {"groups": [{"group_id": g.group_id, "error_code": 0, "topics": [
-                {"name": t.name, "partitions": [{"partition_index": p, "committed_offset": 0, "metadata": "",
-                                                 "error_code": 0} for p in t.partition_indexes]}
-                for t in g.topics or ()]} for g in request.body.groups]}
-        return {"error_code": 0, "topics": [
-            {"name": t.name, "partitions": [{"partition_index": p, "committed_offset": 0, "metadata": "",
-                                             "error_code": 0} for p in t.partition_indexes]}
-            for t in request.body.topics or ()]}
+    offset_fetch = staticmethod(offsets_at_zero)
 
 
 def _assignments(request: Any) -> Dict[str, List[TopicPartition]]:

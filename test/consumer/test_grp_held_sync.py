@@ -22,6 +22,7 @@ from kafka.protocol.apis.groups import CONSUMER_PROTOCOL_ASSIGNMENT, encode_assi
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from kafka.testing.scripted_peer import NO_REPLY
+from test.support.peer_answers import offsets_at_zero
 
 _Asg = CONSUMER_PROTOCOL_ASSIGNMENT.cls
 
@@ -56,16 +57,7 @@ class _HoldingCoordinator:
         return {"error_code": 0, "protocol_type": "consumer", "protocol_name": request.body.protocol_name,
                 "assignment": encode_assignment(value, 0)}
 
-    def offset_fetch(self, request: Any) -> Dict[str, Any]:
-        if request.version >= 8:
-            return {"groups": [{"group_id": g.group_id, "error_code": 0, "topics": [
-                {"name": t.name, "partitions": [{"partition_index": p, "committed_offset": 0, "metadata": "",
-                                                 "error_code": 0} for p in t.partition_indexes]}
-                for t in g.topics or ()]} for g in request.body.groups]}
-        return {"error_code": 0, "topics": [
-            {"name": t.name, "partitions": [{"partition_index": p, "committed_offset": 0, "metadata": "",
-                                             "error_code": 0} for p in t.partition_indexes]}
-            for t in request.body.topics or ()]}
+    offset_fetch = staticmethod(offsets_at_zero)
 
 
 def test_a_sync_held_past_the_session_timeout_keeps_the_member_and_its_assignment():

@@ -15,6 +15,7 @@ from kafka.consumer import KafkaConsumer
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from kafka.testing.scripted_peer import NO_REPLY
+from test.support.peer_answers import offsets_at_zero
 
 MEMBER = "member-848"
 
@@ -29,14 +30,8 @@ def _group_coordinator(peer: ScriptedPeer) -> None:
         return {"error_code": 0, "member_id": MEMBER, "member_epoch": 3, "heartbeat_interval_ms": 500,
                 "assignment": assignment}
 
-    def offset_fetch(request: Any) -> Dict[str, Any]:
-        return {"groups": [{"group_id": g.group_id, "error_code": 0, "topics": [
-            {"name": t.name, "partitions": [{"partition_index": p, "committed_offset": 0, "metadata": "",
-                                             "error_code": 0} for p in t.partition_indexes]}
-            for t in g.topics or ()]} for g in request.body.groups]}
-
     peer.on("ConsumerGroupHeartbeat", heartbeat)
-    peer.on("OffsetFetch", offset_fetch)
+    peer.on("OffsetFetch", offsets_at_zero)
     peer.on("Fetch", lambda r: NO_REPLY)
 
 

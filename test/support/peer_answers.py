@@ -26,3 +26,16 @@ def counting_produce(first_offset: int = 0) -> Callable[[ReceivedRequest], Dict[
 def init_producer_id(request: ReceivedRequest) -> Dict[str, Any]:
     """An InitProducerId answer granting producer id 1000, epoch 0."""
     return {"error_code": 0, "producer_id": 1000, "producer_epoch": 0}
+
+
+def offsets_at_zero(request: ReceivedRequest) -> Dict[str, Any]:
+    """An OffsetFetch answer saying every partition asked about has committed offset 0 (any version)."""
+    def topics(asked: Any) -> Any:
+        return [{"name": t.name, "partitions": [{"partition_index": p, "committed_offset": 0, "metadata": "",
+                                                 "error_code": 0} for p in t.partition_indexes]}
+                for t in asked or ()]
+
+    if request.version >= 8:
+        return {"groups": [{"group_id": g.group_id, "error_code": 0, "topics": topics(g.topics)}
+                           for g in request.body.groups]}
+    return {"error_code": 0, "topics": topics(request.body.topics)}
