@@ -146,3 +146,25 @@ elif compgen -G "$WHEEL_CACHE/kafka_python-3*.whl" >/dev/null; then
 else
     say "WARNING: no kafka-python wheel; the kafka-python comparison tests will fail"
 fi
+
+# test/quix/test_quixstreams_application.py runs a quixstreams application on
+# confluent-kafka and on kafkawire. quixstreams pins an older confluent-kafka
+# (<2.13) than the test extras install, so it gets an environment of its own;
+# kafkawire is not installed there (the test puts this checkout on PYTHONPATH).
+# Keep the version in step with setup.py's quix-tests extra.
+QUIXSTREAMS_VENV=.cache/quixstreams-venv
+QUIXSTREAMS_VERSION=3.28.1
+if [ -x "$QUIXSTREAMS_VENV/bin/python" ] &&
+   "$QUIXSTREAMS_VENV/bin/python" -I -c \
+       "import sys, quixstreams, confluent_kafka; sys.exit(quixstreams.__version__ != '$QUIXSTREAMS_VERSION')" \
+       >/dev/null 2>&1; then
+    say "quixstreams venv already in $QUIXSTREAMS_VENV"
+else
+    say "creating $QUIXSTREAMS_VENV with quixstreams $QUIXSTREAMS_VERSION"
+    rm -rf "$QUIXSTREAMS_VENV"
+    if ! { "$PYTHON" -m venv "$QUIXSTREAMS_VENV" &&
+           PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 \
+               "$QUIXSTREAMS_VENV/bin/python" -m pip install -q "quixstreams==$QUIXSTREAMS_VERSION" >&2; }; then
+        say "WARNING: could not set up $QUIXSTREAMS_VENV; the quixstreams application tests will fail"
+    fi
+fi

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from kafka.confluent.schema_registry._model import (ConfigCompatibilityLevel, RegisteredSchema, Schema,
                                                     SchemaReference, SchemaVersion, ServerConfig)
-from kafka.confluent.schema_registry._naming import (record_subject_name_strategy,
+from kafka.confluent.schema_registry._naming import (record_subject_name_strategy, reference_subject_name_strategy,
                                                      topic_record_subject_name_strategy, topic_subject_name_strategy)
 from kafka.confluent.schema_registry._wire import (dual_schema_id_deserializer, header_schema_id_serializer,
                                                    prefix_schema_id_deserializer, prefix_schema_id_serializer)

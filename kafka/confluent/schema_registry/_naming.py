@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from kafka.confluent.schema_registry._model import SchemaReference
 from kafka.confluent.serialization import SerializationContext
 
 
@@ -34,6 +35,16 @@ def record_subject_name_strategy(ctx: Optional[SerializationContext], record_nam
     return record_name
 
 
+def reference_subject_name_strategy(ctx: Optional[SerializationContext],
+                                    schema_ref: Optional[SchemaReference]) -> Optional[str]:
+    """The subject of a schema another one references: the reference's own name.
+
+    Unlike the strategies above it takes the :class:`SchemaReference` rather
+    than a record name (quixstreams imports it, as confluent-kafka has it).
+    """
+    return schema_ref.name if schema_ref is not None else None
+
+
 def default_subject_name_strategy(ctx: Optional[SerializationContext], record_name: Optional[str]) -> Optional[str]:
     """The strategy of a serializer given none: ``{topic}-key`` or ``{topic}-value``.
 
@@ -51,4 +62,5 @@ def default_subject_name_strategy(ctx: Optional[SerializationContext], record_na
 STRATEGY_TYPES = {"TOPIC": topic_subject_name_strategy, "RECORD": record_subject_name_strategy,
                   "TOPIC_RECORD": topic_record_subject_name_strategy}
 
-__all__ = ["topic_subject_name_strategy", "topic_record_subject_name_strategy", "record_subject_name_strategy"]
+__all__ = ["topic_subject_name_strategy", "topic_record_subject_name_strategy", "record_subject_name_strategy",
+           "reference_subject_name_strategy"]
