@@ -84,7 +84,8 @@ def install_as_confluent_kafka() -> None:
     sys.modules["confluent_kafka.deserializing_share_consumer"] = deserializing_share_consumer
     sys.modules["confluent_kafka.cimpl"] = cimpl
     for name in ("schema_registry", "schema_registry.avro", "schema_registry.json_schema", "schema_registry.error",
-                 "schema_registry.schema_registry_client"):
+                 "schema_registry.schema_registry_client", "avro", "avro.error", "avro.load", "avro.serializer",
+                 "avro.serializer.message_serializer", "avro.cached_schema_registry_client"):
         sys.modules["confluent_kafka." + name] = importlib.import_module("kafka.confluent." + name)
     for name, module in (("consumer", consumer), ("producer", producer), ("message", message)):
         sys.modules["confluent_kafka._kafkawire_" + name] = module

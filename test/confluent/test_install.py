@@ -7,6 +7,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from test.support.topics import new_topic
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -78,6 +80,21 @@ MODULES = textwrap.dedent("""
     assert SerializingProducer is kafka.confluent.SerializingProducer
     assert DeserializingConsumer is kafka.confluent.DeserializingConsumer
     assert StringSerializer()("x", SerializationContext("t", MessageField.VALUE)) == b"x"
+    from confluent_kafka.avro import AvroConsumer, AvroProducer, CachedSchemaRegistryClient, load, loads
+    from confluent_kafka.avro.serializer import KeySerializerError, SerializerError, ValueSerializerError
+    from confluent_kafka.avro.serializer.message_serializer import MessageSerializer
+    from confluent_kafka.avro.error import ClientError
+    from confluent_kafka.avro.cached_schema_registry_client import CachedSchemaRegistryClient as Cached
+    from confluent_kafka.avro.load import loads as loads_too
+    assert Cached is CachedSchemaRegistryClient and loads_too is loads
+    assert issubclass(AvroProducer, Producer) and issubclass(KeySerializerError, SerializerError)
+    from confluent_kafka import Consumer
+    assert issubclass(AvroConsumer, Consumer)
+    try:  # fastavro is out of reach here: parsing a schema says which extra brings it
+        loads('"string"')
+        raise SystemExit("loads worked without fastavro")
+    except ImportError as exc:
+        assert "kafkawire[avro]" in str(exc), exc
     print(sorted(name for name in sys.modules if name.startswith("confluent_kafka")))
 """)
 
@@ -90,5 +107,56 @@ def test_the_submodules_programs_import_are_registered():
     for name in ("confluent_kafka", "confluent_kafka.cimpl", "confluent_kafka.serialization",
                  "confluent_kafka.serializing_producer", "confluent_kafka.deserializing_consumer",
                  "confluent_kafka.error", "confluent_kafka.admin", "confluent_kafka.schema_registry",
-                 "confluent_kafka.schema_registry.avro", "confluent_kafka.schema_registry.json_schema"):
+                 "confluent_kafka.schema_registry.avro", "confluent_kafka.schema_registry.json_schema",
+                 "confluent_kafka.avro", "confluent_kafka.avro.serializer",
+                 "confluent_kafka.avro.serializer.message_serializer", "confluent_kafka.avro.error",
+                 "confluent_kafka.avro.load", "confluent_kafka.avro.cached_schema_registry_client"):
         assert "'%s'" % name in done.stdout
+
+
+LEGACY_AVRO = textwrap.dedent("""
+    import sys
+    sys.path.insert(0, {repo!r})
+    import warnings
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import kafka.confluent
+    kafka.confluent.install_as_confluent_kafka()
+
+    # --- an unchanged program written for confluent_kafka.avro from here on ---
+    from confluent_kafka import TopicPartition
+    from confluent_kafka.avro import AvroConsumer, AvroProducer, loads
+    from confluent_kafka.avro.serializer import ValueSerializerError
+
+    key_schema = loads('{{"type": "record", "name": "Key", "fields": [{{"name": "id", "type": "int"}}]}}')
+    value_schema = loads('{{"type": "record", "name": "Value", "fields": [{{"name": "text", "type": "string"}}]}}')
+    producer = AvroProducer({{"bootstrap.servers": {servers!r}, "schema.registry.url": {registry!r}}},
+                            default_key_schema=key_schema, default_value_schema=value_schema)
+    producer.produce(topic={topic!r}, key={{"id": 1}}, value={{"text": "hello"}})
+    try:
+        producer.produce(topic={topic!r}, value={{"text": "no schema"}}, value_schema=None)
+    except ValueSerializerError as exc:
+        print("refused:", exc)
+    assert producer.flush(30) == 0
+    consumer = AvroConsumer({{"bootstrap.servers": {servers!r}, "group.id": "g-legacy-avro",
+                             "schema.registry.url": {registry!r}}})
+    consumer.assign([TopicPartition({topic!r}, 0, 0)])
+    msg = None
+    while msg is None:
+        msg = consumer.poll(10)
+    consumer.close()
+    print(msg.key(), msg.value(), sys.modules["confluent_kafka.avro"].__name__)
+""")
+
+
+def test_a_legacy_avro_program_runs_on_kafkawire(broker):
+    pytest.importorskip("fastavro")
+    from kafka.testing.schema_registry import SchemaRegistryServer
+
+    topic = new_topic(broker, partitions=1, prefix="cf-install-avro")
+    with SchemaRegistryServer() as registry:
+        code = LEGACY_AVRO.format(repo=REPO, servers=broker.bootstrap_servers, registry=registry.url, topic=topic)
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == ["refused: Avro schema required for values",
+                                        "{'id': 1} {'text': 'hello'} kafka.confluent.avro"]
