@@ -380,7 +380,12 @@ def run_ours_confluent(args: argparse.Namespace, tally: Tally) -> None:
             codecs.ensure_available(args.codec)
         except Exception as exc:
             raise Skip(describe(exc))
-    _confluent_api(kafka.confluent, args, tally)
+    # Imported as confluent_kafka, as an unchanged confluent-kafka program would run on it.
+    kafka.confluent.install_as_confluent_kafka()
+    import confluent_kafka
+
+    assert confluent_kafka is kafka.confluent
+    _confluent_api(confluent_kafka, args, tally)
 
 
 def _poll_one_loop(consumer: Any, tally: Tally) -> None:

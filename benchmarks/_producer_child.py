@@ -361,7 +361,14 @@ def run_confluent(args: argparse.Namespace, shape: Shape) -> Outcome:
 
 
 def _produce_confluent_api(module: Any, args: argparse.Namespace, shape: Shape, version: str) -> Outcome:
-    """produce() with a delivery callback, poll(0) every 1,000 records, flush()."""
+    """produce() with a delivery callback, poll(0) every 1,000 records, flush().
+
+    ``--confluent-loop plain``: no delivery callback, poll(0) every 4,096
+    records, flush(); what was delivered is then what flush() left over
+    (and the parent checks the broker's high watermark).
+    """
+    plain = args.confluent_loop == "plain"
+    poll_every = 4096 if plain else 1000
     counts = [0, 0]
     errors: List[str] = []
 
@@ -379,8 +386,9 @@ def _produce_confluent_api(module: Any, args: argparse.Namespace, shape: Shape, 
         "linger.ms": args.linger_ms,
         "enable.idempotence": False,
         "compression.type": args.codec,
-        "on_delivery": on_delivery,
     }
+    if not plain:
+        config["on_delivery"] = on_delivery
     if args.confluent_batch_size:
         config["batch.size"] = args.confluent_batch_size
     producer = module.Producer(config)
@@ -407,27 +415,39 @@ def _produce_confluent_api(module: Any, args: argparse.Namespace, shape: Shape, 
                         break
                     except BufferError:
                         pass
-            if not i % 1000:
+            if not i % poll_every:
                 poll(0)
 
     send_all(args.warmup)
-    producer.flush(args.timeout)
+    left = producer.flush(args.timeout)
+    if plain:
+        counts[0] = args.warmup - left
     if counts != [args.warmup, 0]:
         return Timer(), 0, args.records, "warm-up: %s %s" % (counts, errors), version
     counts[0] = counts[1] = 0
     with Timer() as timer:
         send_all(args.records)
         left = producer.flush(args.timeout)
+    if plain:
+        counts[0] = args.records - left
     first = errors[0] if errors else ("%d records still queued after flush" % left if left else None)
     return timer, counts[0], args.records - counts[0], first, version
 
 
 def run_ours_confluent(args: argparse.Namespace, shape: Shape) -> Outcome:
-    """kafkawire's confluent-kafka API (``kafka.confluent.Producer``), the same loop as confluent-kafka."""
+    """kafkawire's confluent-kafka API (``kafka.confluent.Producer``), the same loop as confluent-kafka.
+
+    Imported as ``confluent_kafka`` after ``install_as_confluent_kafka()``, as an unchanged
+    confluent-kafka program would run on it.
+    """
     import kafka
     import kafka.confluent
 
-    return _produce_confluent_api(kafka.confluent, args, shape,
+    kafka.confluent.install_as_confluent_kafka()
+    import confluent_kafka
+
+    assert confluent_kafka is kafka.confluent
+    return _produce_confluent_api(confluent_kafka, args, shape,
                                   "%s (kafka.confluent)" % getattr(kafka, "__version__", "?"))
 
 
@@ -481,6 +501,9 @@ def main() -> None:
     parser.add_argument("--call-records", type=int, default=POOL, help="records per send_batch call (ours-batch)")
     parser.add_argument("--confluent-batch-size", type=int, default=0, help="librdkafka batch.size (0: its default)")
     parser.add_argument("--linger-ms", type=int, default=5)
+    parser.add_argument("--confluent-loop", choices=("callback", "plain"), default="callback",
+                        help="confluent-kafka API loop: callback (delivery callback, poll(0) every 1,000) "
+                             "or plain (no callback, poll(0) every 4,096)")
     parser.add_argument("--warmup", type=int, default=1000)
     parser.add_argument("--sync", action="store_true", help="send(...).get() per record (ours and kafka-python)")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds allowed for each flush")

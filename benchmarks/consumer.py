@@ -440,10 +440,33 @@ def print_table(rows: List[Row], sides: List[Side]) -> None:
     print()
     print("msg/s, MB/s (values only), CPU us/msg and 1st s (consumer created -> first record): medians; "
           "RSS: the largest peak of the runs; runs: complete runs / runs; <ours>/x: our msg/s divided by the row's")
+    facade_ratios(rows)
     if notes:
         print()
         for note in notes:
             print(note)
+
+
+def facade_ratios(rows: List[Row]) -> None:
+    """Print msg/s of each ours-confluent side over that of ours (same interpreter, style poll)."""
+    lines = []
+    for row in rows:
+        if row.side.client != "ours-confluent":
+            continue
+        native = next((r for r in rows if r.side.client == "ours" and r.side.style == "poll"
+                       and r.side.python == row.side.python and r.key == row.key), None)
+        if native is None:
+            continue
+        mine, theirs = row.median_rate(), native.median_rate()
+        if mine and theirs:
+            lines.append("  %-34s %6s %-5s %-6s %.2fx (%s / %s msg/s)" % (
+                "%s / %s" % (row.side.label, native.side.label), row.size, row.codec, row.mode, mine / theirs,
+                "{:,.0f}".format(mine), "{:,.0f}".format(theirs)))
+    if lines:
+        print()
+        print("facade / native, same interpreter (ratio of the medians):")
+        for line in lines:
+            print(line)
 
 
 def main() -> None:

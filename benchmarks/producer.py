@@ -82,6 +82,12 @@ The clients, as configured:
   "enable.idempotence": False, "compression.type": ..., "on_delivery": cb})``,
   ``produce()`` per record (``poll(0)`` every 1,000 records; on BufferError
   poll and retry), then ``flush()``; the callback counts deliveries.
+  ``--confluent-loop plain`` (for confluent and ours-confluent) drops the
+  callback and polls every 4,096 records instead: records produced, one
+  ``poll(0)`` now and then, one ``flush()``; delivered is what ``flush()``
+  leaves over, checked against the broker's high watermark as always.
+  ours-confluent imports the facade as ``confluent_kafka`` (after
+  ``kafka.confluent.install_as_confluent_kafka()``).
 
 Every client keeps its own default batch size unless told otherwise: ours
 and librdkafka 1,000,000 bytes (before 2026-11-27 ours was 256 KiB),
@@ -204,6 +210,7 @@ def one_run(side: Side, bootstrap: str, data: DataSet, codec: str, records: int,
         "--partitions": args.partitions,
         "--batch-size": args.batch_size or 0, "--confluent-batch-size": args.confluent_batch_size or 0,
         "--linger-ms": args.linger_ms, "--call-records": args.call_records,
+        "--confluent-loop": args.confluent_loop,
         "--warmup": args.warmup, "--timeout": args.timeout,
     }
     cmd += [str(x) for item in options.items() for x in item]
@@ -315,10 +322,33 @@ def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) ->
         print()
     print("msg/s, MB/s (values only) and CPU us/msg: medians; RSS: the largest peak of the runs; "
           "runs: complete runs / runs; <ours>/x: our msg/s divided by the row's")
+    facade_ratios(rows)
     if notes:
         print()
         for note in notes:
             print(note)
+
+
+def facade_ratios(rows: List[Row]) -> None:
+    """Print msg/s of each ours-confluent side over that of ours under the same interpreter."""
+    lines = []
+    for row in rows:
+        if row.side.client != "ours-confluent" or row.side.label.startswith("base"):
+            continue
+        native = next((r for r in rows if r.side.client == "ours" and r.side.python == row.side.python
+                       and not r.side.label.startswith("base") and (r.size, r.codec) == (row.size, row.codec)), None)
+        if native is None:
+            continue
+        mine, theirs = row.median_rate(), native.median_rate()
+        if mine and theirs:
+            lines.append("  %-26s %6s %-5s %.2fx (%s / %s msg/s)" % (
+                "%s / %s" % (row.side.label, native.side.label), row.size, row.codec, mine / theirs,
+                "{:,.0f}".format(mine), "{:,.0f}".format(theirs)))
+    if lines:
+        print()
+        print("facade / native, same interpreter (ratio of the medians):")
+        for line in lines:
+            print(line)
 
 
 def main() -> None:
@@ -341,6 +371,10 @@ def main() -> None:
     parser.add_argument("--confluent-batch-size", type=int, default=None,
                         help="librdkafka batch.size for confluent-kafka (default: librdkafka's, 1,000,000)")
     parser.add_argument("--linger-ms", type=int, default=5)
+    parser.add_argument("--confluent-loop", choices=("callback", "plain"), default="callback",
+                        help="loop of confluent and ours-confluent: callback (a delivery callback counting "
+                             "reports, poll(0) every 1,000 records; the default) or plain (no delivery "
+                             "callback, poll(0) every 4,096 records, flush() at the end)")
     parser.add_argument("--partitions", type=int, default=1,
                         help="partitions of each run's topic (default 1; >1: no explicit partition anywhere)")
     parser.add_argument("--baseline", default=None, metavar="DIR",
@@ -410,6 +444,10 @@ def main() -> None:
               "batch.size %d" % args.confluent_batch_size if args.confluent_batch_size else "its defaults",
               args.repeat,
               args.bootstrap_server or "embedded Tansu on loopback"))
+    if "ours-confluent" in args.clients or "confluent" in args.clients:
+        print("confluent-kafka API loop: %s" % (
+            "plain (no delivery callback, poll(0) every 4,096 records, flush())" if args.confluent_loop == "plain"
+            else "callback (delivery callback, poll(0) every 1,000 records, flush())"))
     print("records per run: %s (+%d warm-up)" % (
         ", ".join("%d x %s" % (d.records, d.label + (" B" if d.workload == "fixed" else "")) for d in data_sets),
         args.warmup))
