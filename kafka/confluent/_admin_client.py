@@ -325,6 +325,13 @@ def _partition_keys(parts: Iterable[TopicPartition]) -> List[Tuple[str, int]]:
     return [(tp.topic, tp.partition) for tp in parts]
 
 
+def _authorized_operations(options: _Options) -> Optional[List[Any]]:
+    """What a described resource's ``authorized_operations`` are: None, what confluent-kafka gives when
+    the broker leaves them out, since the engine does not ask for them (the option is still checked)."""
+    options.flag("include_authorized_operations")
+    return None
+
+
 def _topic_uuid(topic_id: Optional[uuid.UUID]) -> Uuid:
     """The engine's topic id as confluent-kafka's :class:`Uuid` (all zero bits when the broker gave none)."""
     return Uuid.from_uuid(topic_id if topic_id is not None else uuid.UUID(int=0))
@@ -645,7 +652,7 @@ class AdminClient(Closable):
             if not name:
                 raise ValueError("Empty topic name at index %d isn't allowed" % index)
         request_ms, _ = self._timeouts(options)
-        include_ops = options.flag("include_authorized_operations")
+        operations = _authorized_operations(options)
 
         def work(engine: Any) -> Dict[str, Any]:
             cluster = engine.describe_cluster(raise_error=True)
@@ -660,8 +667,7 @@ class AdminClient(Closable):
                 parts = [TopicPartitionInfo(p.partition, node(p.leader) if p.leader >= 0 else None,
                                             [node(r) for r in p.replicas], [node(r) for r in p.isr])
                          for p in d.partitions]
-                out[name] = TopicDescription(d.name, _topic_uuid(d.topic_id), d.is_internal, parts,
-                                             [] if include_ops else None)
+                out[name] = TopicDescription(d.name, _topic_uuid(d.topic_id), d.is_internal, parts, operations)
             return out
 
         return self._run(list(names), work, timeout_ms=request_ms,
@@ -671,13 +677,13 @@ class AdminClient(Closable):
         """Describe the cluster; a Future whose result is a :class:`DescribeClusterResult`."""
         options = _Options(kwargs, ("request_timeout", "include_authorized_operations"))
         request_ms, _ = self._timeouts(options)
-        include_ops = options.flag("include_authorized_operations")
+        operations = _authorized_operations(options)
 
         def work(engine: Any) -> DescribeClusterResult:
             d = engine.describe_cluster(raise_error=True)
             nodes = [Node(b.nodeId, b.host, b.port, b.rack) for b in d.brokers]
             controller = next((n for n in nodes if n.id == d.controller_id), None)
-            return DescribeClusterResult(controller, nodes, d.cluster_id, [] if include_ops else None)
+            return DescribeClusterResult(controller, nodes, d.cluster_id, operations)
 
         return self._run_one(work, timeout_ms=request_ms)
 
@@ -720,8 +726,11 @@ class AdminClient(Closable):
     def alter_configs(self, resources: List[ConfigResource], **kwargs: Any) -> Dict[ConfigResource, Future]:
         """Replace each resource's dynamic configs with its ``set_config`` entries (others revert to defaults).
 
-        Deprecated in confluent-kafka in favour of :meth:`incremental_alter_configs`.
+        Deprecated in confluent-kafka in favour of :meth:`incremental_alter_configs`: each call warns with a
+        :class:`DeprecationWarning`, as confluent-kafka's does.
         """
+        warnings.warn("alter_configs has been deprecated. Use incremental_alter_configs instead.",
+                      category=DeprecationWarning, stacklevel=2)
         options, request_ms = self._config_call(resources, kwargs, ("validate_only", "request_timeout", "broker"),
                                                 ValueError)
         prepared = {}
@@ -888,7 +897,7 @@ class AdminClient(Closable):
         options, names, refusal = self._group_ids(group_ids, "described", kwargs,
                                                   ("request_timeout", "include_authorized_operations"))
         request_ms, _ = self._timeouts(options)
-        include_ops = options.flag("include_authorized_operations")
+        operations = _authorized_operations(options)
 
         def work(engine: Any) -> Dict[str, Any]:
             found = engine.describe_consumer_groups(list(names.values()), raise_error=False)
@@ -908,7 +917,7 @@ class AdminClient(Closable):
                            for m in d.members]
                 out[key] = ConsumerGroupDescription(
                     gid, d.protocol_type == "", members, d.protocol, group_state(d.state), coordinator,
-                    [] if include_ops else None, ConsumerGroupType.CLASSIC)
+                    operations, ConsumerGroupType.CLASSIC)
             return out
 
         return self._run(group_ids, work, timeout_ms=request_ms, refused=refusal)
