@@ -6,6 +6,9 @@ with a progress bar, reads them back, runs the Spark batch and streaming
 pipelines of :mod:`kafka.spark.pipeline` over them (when pyspark is
 installed), reads the aggregates the pipelines wrote, checks them against
 the same aggregation done in plain Python and prints a short report.
+
+Spark's JVM writes to a log file (``--spark-log``, default a new file in the
+temporary directory), not to the terminal; the report names the file.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import shutil
 import sys
 import tempfile
@@ -43,6 +47,9 @@ def add_parser(subparsers: Any) -> argparse.ArgumentParser:
     parser.add_argument("--compression", default="lz4", choices=["none", "gzip", "snappy", "lz4", "zstd"],
                         help="codec of the produced batches (default: %(default)s)")
     parser.add_argument("--no-spark", action="store_true", help="skip the Spark pipelines")
+    parser.add_argument("--spark-log", metavar="PATH", default=None,
+                        help="file for the output of Spark's JVM (default: a new kafkawire-demo-spark-*.log "
+                             "in the temporary directory); kept after the run")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -91,6 +98,7 @@ def _main_job(args: argparse.Namespace, bootstrap: str) -> int:
          % (args.events, produce_rate, args.compression, read, read_rate))
     ok = read == args.events
     expected = expected_aggregates(events)
+    spark_log = None
 
     if args.no_spark:
         _say("Spark pipelines skipped (--no-spark)")
@@ -98,8 +106,15 @@ def _main_job(args: argparse.Namespace, bootstrap: str) -> int:
         _say("Spark pipelines skipped: pyspark is not installed "
              "(pip install 'kafkawire[spark]'; Spark needs Java 17)")
     else:
-        ok = _spark_part(bootstrap, events_topic, batch_topic, stream_topic, expected) and ok
+        spark_log = args.spark_log or _new_log_file()
+        try:
+            ok = _spark_part(bootstrap, events_topic, batch_topic, stream_topic, expected, spark_log) and ok
+        except BaseException:
+            _say("Spark's log: %s" % spark_log)
+            raise
     _print_table(expected)
+    if spark_log:
+        _say("Spark's log: %s" % spark_log)
     _say("result: %s" % ("OK" if ok else "FAILED"))
     return 0 if ok else 1
 
@@ -171,25 +186,34 @@ def _pyspark_available() -> bool:
     return all(importlib.util.find_spec(name) is not None for name in ("pyspark", "pyarrow"))
 
 
+def _new_log_file() -> str:
+    """The path of a new, empty file for Spark's log, left in place after the run."""
+    fd, path = tempfile.mkstemp(prefix="kafkawire-demo-spark-", suffix=".log")
+    os.close(fd)
+    return path
+
+
 def _spark_part(bootstrap: str, events_topic: str, batch_topic: str, stream_topic: str,
-                expected: Aggregates) -> bool:
+                expected: Aggregates, log_path: str) -> bool:
     import kafka.spark
     from kafka.spark.pipeline import run_batch_pipeline, run_streaming_pipeline
+    from kafka.spark.quiet_session import start_quiet_session
 
     kafka.spark.configure_python()
-    from pyspark.sql import SparkSession
-
     work = tempfile.mkdtemp(prefix="kafkawire-demo-")
     started = time.perf_counter()
-    spark = (SparkSession.builder.master("local[2]").appName("kafkawire-demo")
-             .config("spark.ui.enabled", "false")
-             .config("spark.ui.showConsoleProgress", "false")
-             .config("spark.sql.shuffle.partitions", "2")
-             .config("spark.local.dir", work)
-             .config("spark.driver.extraJavaOptions", "-Dderby.system.home=" + work)
-             .getOrCreate())
     try:
-        spark.sparkContext.setLogLevel("ERROR")
+        spark = start_quiet_session("local[2]", "kafkawire-demo", {
+            "spark.ui.enabled": "false",
+            "spark.ui.showConsoleProgress": "false",
+            "spark.sql.shuffle.partitions": "2",
+            "spark.local.dir": work,
+            "spark.driver.extraJavaOptions": "-Dderby.system.home=" + work,
+        }, log_path)
+    except Exception as exc:  # pyspark's message is vague; the JVM's reason is in the log
+        shutil.rmtree(work, ignore_errors=True)
+        raise KafkaError("Spark did not start (see Spark's log): %s" % exc) from exc
+    try:
         kafka.spark.register(spark)
         _say("Spark %s session ready in %.1f s" % (spark.version, time.perf_counter() - started))
         ok = True
