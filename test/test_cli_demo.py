@@ -52,17 +52,19 @@ def test_main_job_with_its_own_broker_and_the_spark_pipelines(broker_binary):
         assert re.search(r"^Spark batch pipeline: 28 aggregate records written .*they match the events$", out, re.M)
         assert re.search(r"^Spark streaming pipeline: \d+ aggregate records written .*they match the events$",
                          out, re.M), out
-        _check_spark_log(result.stdout + result.stderr)
+        _check_spark_log(result.stdout, result.stderr)
     assert "user       action     events       amount" in out
     assert out.rstrip().endswith("result: OK")
 
 
-def _check_spark_log(terminal: str) -> None:
-    """Spark's JVM lines are in the file the report names, not on the terminal; the file is removed."""
+def _check_spark_log(out: str, err: str) -> None:
+    """Spark's JVM lines are in the file the report names (the report's next-to-last line), not on the
+    terminal (standard output or error); the file is removed."""
+    terminal = out + err
     shown = [line for line in terminal.splitlines() if any(marker in line for marker in JVM_LINES)]
     assert shown == [], terminal
-    path = _spark_log_named_in(terminal)
-    assert terminal.rstrip().splitlines()[-2] == "Spark's log: " + path, terminal
+    path = _spark_log_named_in(out)
+    assert out.rstrip().splitlines()[-2] == "Spark's log: " + path, out
     try:
         with open(path, encoding="utf-8", errors="replace") as log:
             text = log.read()
