@@ -100,7 +100,12 @@ setup(
     py_modules=TOP_LEVEL_MODULES,
     install_requires=[],
     extras_require=extras,
-    entry_points={"console_scripts": ["kafkawire = kafka.cli:main"]},
+    entry_points={
+        "console_scripts": ["kafkawire = kafka.cli:main"],
+        # Kafka fixtures for the tests of any project that installs kafkawire
+        # (docs/testing.rst); the fixtures start brokers only when asked.
+        "pytest11": ["kafkawire = kafka.pytest_plugin"],
+    },
     zip_safe=False,
     classifiers=[
         "Development Status :: 3 - Alpha",

@@ -24,6 +24,9 @@ from hypothesis import HealthCheck, settings
 
 from kafka.testing import BrokerBinaryNotFoundError, EmbeddedBroker, find_broker_binary
 
+#: A separate project that test_pytest_plugin.py runs in a pytest of its own.
+collect_ignore = ["plugin_project"]
+
 REQUIRE_BROKER_ENV = "KAFKAWIRE_REQUIRE_BROKER"
 STRICT_ENV = "KAFKAWIRE_STRICT"
 

@@ -35,6 +35,7 @@ RANKS: Dict[str, int] = {
     "confluent": 6,  # confluent-kafka-style API over the engine (when present)
     "quix": 7,  # quixstreams-style wrappers over kafka.confluent (when present)
     "spark": 7,
+    "pytest_plugin": 7,  # pytest fixtures over the test broker and the public clients
     "cli": 8,
 }
 
