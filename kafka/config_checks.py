@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Iterable, Mapping
 
 from kafka import errors
+from kafka.serializer import Deserializer, Serializer
 
 #: Numeric settings where a negative value means something (0.9's -1: no timeout).
 NEGATIVE_ALLOWED = frozenset(["consumer_timeout_ms"])
@@ -26,6 +27,9 @@ FLAG_OR_NONE = frozenset(["enable_idempotence"])
 #: Settings holding a callable (or None).
 CALLABLES = frozenset(["key_serializer", "value_serializer", "key_deserializer", "value_deserializer",
                        "partitioner", "default_offset_commit_callback"])
+#: Callable settings that also take kafka-python 3's (de)serializer objects.
+_INTERFACES = {"key_serializer": Serializer, "value_serializer": Serializer,
+               "key_deserializer": Deserializer, "value_deserializer": Deserializer}
 #: Settings holding a text (or None) whose default is None.
 TEXT_OR_NONE = frozenset(["client_id", "transactional_id"])
 
@@ -59,7 +63,7 @@ def check_number(name: str, value: Any, minimum: float = 0, *, integer: bool = F
 
 def _check_value(key: str, value: Any, default: Any) -> None:
     if key in CALLABLES:
-        if value is not None and not callable(value):
+        if value is not None and not callable(value) and not isinstance(value, _INTERFACES.get(key, ())):
             raise errors.ConfigurationTypeError("%s must be callable or None, not %r" % (key, value))
     elif key in FLAG_OR_NONE:
         if value is not None and not isinstance(value, bool):

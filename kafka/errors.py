@@ -73,8 +73,12 @@ class CoordinatorWaitTimeoutError(KafkaTimeoutError):
     """No coordinator for the group (or transaction) could be found within the time allowed."""
 
 
-class ProtocolError(KafkaError):
-    """Bytes received from a peer do not follow the Kafka protocol."""
+class KafkaProtocolError(KafkaError):
+    """Bytes received from a peer do not follow the Kafka protocol (kafka-python's name; also ``ProtocolError``)."""
+
+
+#: kafkawire's shorter name for :class:`KafkaProtocolError`.
+ProtocolError = KafkaProtocolError
 
 
 class FrameTooLargeError(ProtocolError):
@@ -83,14 +87,6 @@ class FrameTooLargeError(ProtocolError):
 
 class CorrelationIdError(RetriableError, ProtocolError):
     """A response carried a correlation id that no request in flight has."""
-
-
-class CorruptRecordError(ProtocolError):
-    """A record batch or message set is malformed or fails its checksum."""
-
-
-class ChecksumError(CorruptRecordError):
-    """A CRC-32 (message v0/v1) or CRC-32C (batch v2) check failed."""
 
 
 class UnsupportedCodecError(KafkaError):
@@ -123,7 +119,7 @@ class BrokerResponseError(KafkaError):
     protocol's upper-case name and ``description`` a sentence about it.
     """
 
-    errno = -1
+    errno: Optional[int] = None  # a subclass's code; None on the bases, as in kafka-python
     message = "UNKNOWN"
     description = ""
 
@@ -137,11 +133,28 @@ class BrokerResponseError(KafkaError):
         return text
 
 
+class CorruptRecordError(KafkaProtocolError, BrokerResponseError):
+    """A record batch or message set is malformed or fails its checksum.
+
+    Raised by the client when it decodes records, and the base of the
+    broker's code 2 (:class:`CorruptMessageError`); as in kafka-python its
+    ``errno`` is 2 and it is a :class:`BrokerResponseError`.
+    """
+
+    errno = 2
+    message = "CORRUPT_MESSAGE"
+
+
+class ChecksumError(CorruptRecordError):
+    """A CRC-32 (message v0/v1) or CRC-32C (batch v2) check failed."""
+
+
 #: Broker error classes by code; filled by :func:`_register` below.
 _BY_CODE: Dict[int, Type[BrokerResponseError]] = {}
 
 
 def _register(cls: Type[BrokerResponseError]) -> Type[BrokerResponseError]:
+    assert cls.errno is not None
     _BY_CODE[cls.errno] = cls
     return cls
 
@@ -197,7 +210,8 @@ class NoError(BrokerResponseError):
 def _add_kafka_python_bases(cls: Type[BrokerResponseError]) -> None:
     # kafka-python expresses the flags as base classes too, so that
     # ``except RetriableError`` / ``except AuthorizationError`` catch these.
-    bases: List[type] = [AuthorizationError if cls.message.endswith("_AUTHORIZATION_FAILED") else BrokerResponseError]
+    bases: List[type] = [AuthorizationError if cls.message.endswith("_AUTHORIZATION_FAILED") else
+                         CorruptRecordError if cls.errno == CorruptRecordError.errno else BrokerResponseError]
     if cls.invalid_metadata:
         bases.append(InvalidMetadataError)
     elif cls.retriable:
@@ -632,7 +646,7 @@ class MemberIdRequiredError(BrokerResponseError):
     """The member must join again with the member id the coordinator assigned."""
 
 
-@_broker_error(80, "PREFERRED_LEADER_NOT_AVAILABLE", retriable=True)
+@_broker_error(80, "PREFERRED_LEADER_NOT_AVAILABLE", retriable=True, invalid_metadata=True)
 class PreferredLeaderNotAvailableError(BrokerResponseError):
     """The preferred leader replica is not available."""
 
@@ -647,12 +661,12 @@ class FencedInstanceIdError(BrokerResponseError):
     """Another member with the same group instance id has replaced this static member."""
 
 
-@_broker_error(83, "ELIGIBLE_LEADERS_NOT_AVAILABLE", retriable=True)
+@_broker_error(83, "ELIGIBLE_LEADERS_NOT_AVAILABLE", retriable=True, invalid_metadata=True)
 class EligibleLeadersNotAvailableError(BrokerResponseError):
     """No replica eligible to become leader is available."""
 
 
-@_broker_error(84, "ELECTION_NOT_NEEDED", retriable=True)
+@_broker_error(84, "ELECTION_NOT_NEEDED", retriable=True, invalid_metadata=True)
 class ElectionNotNeededError(BrokerResponseError):
     """The partition does not need a leader election."""
 
@@ -1030,8 +1044,6 @@ class PurgedInFlightError(RecordsPurgedError):
 # -- names kafka-python has and kafkawire's own code does not raise -----------------
 # Programs catch or import these; they are defined so those programs run.
 
-#: kafka-python's name for :class:`ProtocolError`.
-KafkaProtocolError = ProtocolError
 #: kafka-python's second name for code 2.
 CorruptRecordException = CorruptRecordError
 

@@ -12,8 +12,11 @@ import kafka.errors as errors
 from kafka.errors import BrokerResponseError, KafkaError, for_code
 
 
-#: kafka-python's base classes and names that are not codes of their own.
-KAFKA_PYTHON_NAMES = {"AuthorizationError", "NoError", "IncompatibleBrokerVersion"}
+#: kafka-python's base classes and names that are not codes of their own
+#: (CorruptRecordError carries code 2 as in kafka-python, but the class for
+#: the broker's code 2 is its subclass CorruptMessageError).
+KAFKA_PYTHON_NAMES = {"AuthorizationError", "NoError", "IncompatibleBrokerVersion", "CorruptRecordError",
+                      "ChecksumError"}
 
 
 def table_classes() -> List[Type[BrokerResponseError]]:

@@ -39,7 +39,7 @@ ADMIN_CONFIG: Dict[str, Any] = {
 ItemParser = Callable[[Any], Dict[Hashable, Tuple[int, Optional[str], Any]]]
 
 #: Codes after which a controller-routed request is resent to the (new) controller.
-_CONTROLLER_RETRY = (errors.NotControllerError.errno,)
+_CONTROLLER_RETRY: Tuple[int, ...] = (int(errors.NotControllerError.errno or 0),)
 
 
 def broker_error(code: int, message: Optional[str], what: str) -> BaseException:

@@ -18,12 +18,16 @@ class RecordsMixin(AdminBase):
     """Operations sent to partition leaders."""
 
     def delete_records(self, records_to_delete: Mapping[TopicPartition, int], timeout_ms: Optional[float] = None,
+                       partition_leader_id: Optional[int] = None, *,
                        raise_error: bool = True) -> Dict[TopicPartition, Any]:
         """Delete every record before an offset: ``{TopicPartition: offset}`` (-1: up to the high watermark).
 
         Returns ``{TopicPartition: DeletedRecords(low_watermark)}``; failures
         (e.g. :class:`~kafka.errors.OffsetOutOfRangeError` past the end) are
-        reported per partition.
+        reported per partition. Each partition goes to its current leader;
+        with ``partition_leader_id`` (kafka-python's argument) all of them go
+        to that broker in one request, without retries, and its answer for
+        each partition is the result.
         """
         if not isinstance(records_to_delete, Mapping) or not records_to_delete:
             raise errors.IllegalArgumentError("delete_records takes a non-empty {TopicPartition: offset} mapping")
@@ -50,6 +54,16 @@ class RecordsMixin(AdminBase):
                     for t in response.topics for p in t.partitions}
 
         self._check_open()
+        if partition_leader_id is not None:
+            deadline = self._deadline(broker_timeout + self.config["request_timeout_ms"])
+            answer = parse(self._send_to_node(partition_leader_id, DELETE_RECORDS,
+                                              lambda version: build(partition_leader_id, version, items), deadline))
+            results: Dict[TopicPartition, Any] = {}
+            for tp, _ in items:
+                code, value = answer.get((tp.topic, tp.partition), (3, None))  # UNKNOWN_TOPIC_OR_PARTITION
+                error_cls = errors.for_code(code)
+                results[tp] = value if error_cls is None else error_cls("%s-%d" % (tp.topic, tp.partition))
+            return finish("delete_records", results, raise_error)
         outcomes = self._client.dispatch_by_leader(DELETE_RECORDS, items, build, parse,
                                                    timeout_ms=broker_timeout + self.config["request_timeout_ms"])
         results = {tp: (o.error if o.error is not None else o.value) for (tp, _), o in zip(items, outcomes)}

@@ -122,6 +122,9 @@ def from_engine(exc: BaseException) -> KafkaError:
     """
     if isinstance(exc, KafkaException) and exc.args and isinstance(exc.args[0], KafkaError):
         return exc.args[0]
+    if isinstance(exc, engine_errors.CorruptRecordError) and not isinstance(exc, engine_errors.CorruptMessageError):
+        # Records this client could not decode (the broker's own code 2 is CorruptMessageError).
+        return KafkaError(KafkaError._BAD_MSG, str(exc) or None)  # type: ignore[attr-defined]
     code = getattr(exc, "errno", None)
     if isinstance(code, int) and code > 0 and code in ERROR_CODES:
         return KafkaError(code, str(exc) or None)

@@ -42,6 +42,7 @@ from kafka.record import MemoryRecords
 from kafka.record.batch import RecordBatch
 from kafka.record.record import ControlRecord, ControlRecordType, Record
 from kafka.record.rows import OFFSET
+from kafka.serializer import Conversion, conversion
 from kafka.structs import OffsetAndTimestamp, TopicPartition
 
 log = logging.getLogger(__name__)
@@ -141,6 +142,8 @@ class Fetcher:
         #: The tuple class records are built as (see KafkaConsumer.set_record_class).
         self.record_class: type = ConsumerRecord
         self.subscription = subscription
+        self._key_des: Optional[Conversion] = None
+        self._value_des: Optional[Conversion] = None
         self.key_deserializer = key_deserializer
         self.value_deserializer = value_deserializer
         self.fetch_min_bytes = fetch_min_bytes
@@ -411,14 +414,32 @@ class Fetcher:
         fetch.handed_to = state.position
         return out
 
+    @property
+    def key_deserializer(self) -> Optional[Conversion]:
+        """How keys are deserialized (see :func:`kafka.serializer.conversion`); set with the configured one."""
+        return self._key_des
+
+    @key_deserializer.setter
+    def key_deserializer(self, configured: Any) -> None:
+        self._key_des = conversion(configured, "deserialize")
+
+    @property
+    def value_deserializer(self) -> Optional[Conversion]:
+        """How values are deserialized (see :func:`kafka.serializer.conversion`); set with the configured one."""
+        return self._value_des
+
+    @value_deserializer.setter
+    def value_deserializer(self, configured: Any) -> None:
+        self._value_des = conversion(configured, "deserialize")
+
     def _records(self, fetch: CompletedFetch, state: Any) -> Iterator[Tuple[List[ConsumerRecord], int]]:
         """(records at or after the position, next offset after the batch) for each batch of ``fetch``.
 
         Positions are advanced by :meth:`_take` as records are handed out.
         """
         topic, partition = fetch.tp
-        key_des = self.key_deserializer
-        value_des = self.value_deserializer
+        key_des = self._key_des
+        value_des = self._value_des
         read_committed = self.isolation == READ_COMMITTED
         aborted_heap = list((first, pid) for pid, first in fetch.aborted) if read_committed else []
         heapq.heapify(aborted_heap)
@@ -511,16 +532,16 @@ class Fetcher:
         yield records, next_offset
 
     @staticmethod
-    def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Callable],
-                      value_des: Optional[Callable], none_too: bool = False,
+    def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Conversion],
+                      value_des: Optional[Conversion], none_too: bool = False,
                       record_class: type = ConsumerRecord) -> ConsumerRecord:
         offset, timestamp, timestamp_type, key, value, headers = record
         key_size = len(key) if key is not None else -1
         value_size = len(value) if value is not None else -1
         if key_des is not None and (key is not None or none_too):
-            key = key_des(key)
+            key = key_des.fn(topic, headers, key) if key_des.contextual else key_des.fn(key)
         if value_des is not None and (value is not None or none_too):
-            value = value_des(value)
+            value = value_des.fn(topic, headers, value) if value_des.contextual else value_des.fn(value)
         header_size = sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0)
                           for k, v in headers) if headers else -1
         # In the order of ROW_FIELDS (test_row_layout.py checks it).

@@ -30,6 +30,7 @@ from kafka.consumer.gc_pause import restore_threshold
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, check_offset, reset_strategy
 from kafka.record.rows import OFFSET
+from kafka.serializer import close_converter
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
 
@@ -590,6 +591,9 @@ class ModernKafkaConsumer:
         finally:
             self._client.close()
             restore_threshold()  # a last poll may have lifted the collector's threshold
+            # Configured Deserializer objects are closed, as kafka-python's consumer does.
+            close_converter(self.config["key_deserializer"])
+            close_converter(self.config["value_deserializer"])
 
     @property
     def closed(self) -> bool:

@@ -27,6 +27,7 @@ from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.producer.partitioner import DefaultPartitioner
 from kafka.producer.record_checks import check_bytes, check_headers_sized, check_partition, check_timestamp
 from kafka.record.batch import estimate_record_sizes
+from kafka.serializer import Conversion
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
 
@@ -95,10 +96,21 @@ def _column(values: Optional[Sequence[Any]], n: int, name: str) -> Sequence[Any]
     return values
 
 
-def _bytes_column(column: Sequence[Any], serializer: Any, what: str) -> Tuple[List[Any], bool]:
-    """``column`` serialized and checked as bytes or None, and whether it holds a None."""
+def _bytes_column(column: Sequence[Any], serializer: Optional[Conversion], what: str, topic: str,
+                  headers: Optional[Sequence[Any]]) -> Tuple[List[Any], bool]:
+    """``column`` serialized and checked as bytes or None, and whether it holds a None.
+
+    A :class:`~kafka.serializer.Serializer` object sees each record's
+    ``headers`` (``[]`` for none), as :meth:`KafkaProducer.send` gives it.
+    """
     if serializer is not None:
-        column = [None if v is None else serializer(v) for v in column]
+        fn = serializer.fn
+        if not serializer.contextual:
+            column = [None if v is None else fn(v) for v in column]
+        else:
+            per_record = repeat(None) if headers is None else headers
+            column = [None if v is None else fn(topic, [] if h is None else h, v)
+                      for v, h in zip(column, per_record)]
     types = set(map(type, column))
     if not types <= {bytes, type(None)}:
         serialized = serializer is not None
@@ -115,10 +127,12 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     n = len(values)
     if n == 0:
         return BatchSendFuture([], 0)
-    values, null_values = _bytes_column(values, producer._value_serializer, "value")
+    raw_headers = None if headers is None else _column(headers, n, "headers")
+    values, null_values = _bytes_column(values, producer._value_serializer, "value", topic, raw_headers)
     key_column, null_keys = None, True
     if keys is not None:
-        key_column, null_keys = _bytes_column(_column(keys, n, "keys"), producer._key_serializer, "key")
+        key_column, null_keys = _bytes_column(_column(keys, n, "keys"), producer._key_serializer, "key", topic,
+                                              raw_headers)
     if null_values and (key_column is None or (null_keys and
                                                any(k is None and v is None for k, v in zip(key_column, values)))):
         raise errors.IllegalArgumentError("a record needs a key or a value")
@@ -127,7 +141,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     if headers is not None:
         # Checked and sized in one pass (headers=[] counts as none).
         header_column = []
-        for h in _column(headers, n, "headers"):
+        for h in raw_headers:  # type: ignore[union-attr]
             checked, extra, _ = (None, 0, -1) if h is None else check_headers_sized(h)
             header_column.append(checked)
             header_sizes.append(extra)

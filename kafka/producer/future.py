@@ -23,9 +23,9 @@ log = logging.getLogger(__name__)
 class RecordMetadata(NamedTuple):
     """Where a record was written.
 
-    The fields come in kafka-python's order, so code unpacking the tuple
-    works unchanged; ``log_start_offset`` (kafkawire's addition) comes last.
-    ``serialized_header_size`` is -1 for a record without headers.
+    kafka-python's nine fields in kafka-python's order, so code unpacking
+    the tuple works unchanged. ``serialized_header_size`` is -1 for a record
+    without headers.
     """
 
     topic: str
@@ -37,7 +37,6 @@ class RecordMetadata(NamedTuple):
     serialized_key_size: int
     serialized_value_size: int
     serialized_header_size: int
-    log_start_offset: int = -1
 
 
 def header_size(headers: Any) -> int:
@@ -258,7 +257,7 @@ class FutureRecordMetadata:
         offset = result.base_offset + index if result.base_offset >= 0 else -1
         timestamp = result.log_append_time if result.log_append_time >= 0 else self._timestamp
         return RecordMetadata(tp.topic, tp.partition, tp, offset, timestamp, None,
-                              self._key_size, self._value_size, self._header_size, result.log_start_offset)
+                              self._key_size, self._value_size, self._header_size)
 
     def get(self, timeout: Optional[float] = None) -> RecordMetadata:
         """The record's metadata; raises the failure, or KafkaTimeoutError after ``timeout`` s."""

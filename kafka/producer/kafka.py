@@ -35,6 +35,7 @@ from kafka.producer.transactions import ABORTABLE_ERROR, FATAL_ERROR, IN_TRANSAC
 from kafka.record import codecs
 from kafka.record.batch import RECORD_OVERHEAD
 from kafka.record.record import Header
+from kafka.serializer import close_converter, conversion
 from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name, check_topic_partition
 
@@ -199,8 +200,9 @@ class KafkaProducer:
             request_timeout_ms=self.config["request_timeout_ms"], max_request_size=self.config["max_request_size"],
             compression_type=self._compression, identity=self._identity, guarantee_order=guarantee_order,
             client_id=self._client.config["client_id"])
-        self._key_serializer = self.config["key_serializer"]
-        self._value_serializer = self.config["value_serializer"]
+        # How the configured serializers are called, decided once (see kafka.serializer.conversion).
+        self._key_serializer = conversion(self.config["key_serializer"], "serialize")
+        self._value_serializer = conversion(self.config["value_serializer"], "serialize")
         self._serialize_none = bool(self.config["serialize_none"])
         self._max_block = self.config["max_block_ms"] / 1000.0
         self._max_request_size = self.config["max_request_size"]
@@ -436,16 +438,18 @@ class KafkaProducer:
         if type(topic) is not str or topic not in self._checked_topics:
             check_topic_name(topic)
             self._checked_topics.add(topic)
-        if self._serialize_none:  # kafka-python's way: serializers see None too
-            if self._key_serializer is not None:
-                key = self._key_serializer(key)
-            if self._value_serializer is not None:
-                value = self._value_serializer(value)
-        else:
-            if key is not None and self._key_serializer is not None:
-                key = self._key_serializer(key)
-            if value is not None and self._value_serializer is not None:
-                value = self._value_serializer(value)
+        key_ser = self._key_serializer
+        value_ser = self._value_serializer
+        if headers is None and ((key_ser is not None and key_ser.contextual) or
+                                (value_ser is not None and value_ser.contextual)):
+            # A Serializer object sees kafka-python's list, and what it adds there is sent.
+            headers = []
+        # Without serialize_none a None key or value stays a null; with it
+        # serializers see None too (kafka-python's way).
+        if key_ser is not None and (key is not None or self._serialize_none):
+            key = key_ser.fn(topic, headers, key) if key_ser.contextual else key_ser.fn(key)
+        if value_ser is not None and (value is not None or self._serialize_none):
+            value = value_ser.fn(topic, headers, value) if value_ser.contextual else value_ser.fn(value)
         if value is None and key is None:
             raise errors.IllegalArgumentError("a record needs a key or a value")
         if (value is not None and type(value) is not bytes) or (key is not None and type(key) is not bytes):
@@ -785,11 +789,18 @@ class KafkaProducer:
             self._sender.force_close()
             self._sender.join(5)
             self._client.close()
+            self._close_serializers()
             return
         # Everything was written (acks=0 batches complete only then): let the
         # brokers read it all before the sockets close.
         drain_ms = _CLOSE_DRAIN_MS if deadline is None else min(_CLOSE_DRAIN_MS, (deadline - time.monotonic()) * 1000.0)
         self._client.close_gracefully(drain_ms)
+        self._close_serializers()
+
+    def _close_serializers(self) -> None:
+        """Close configured :class:`~kafka.serializer.Serializer` objects, as kafka-python's producer does."""
+        close_converter(self.config["key_serializer"])
+        close_converter(self.config["value_serializer"])
 
     def metrics(self, raw: bool = False) -> Dict[str, Any]:
         """A few counters about the producer's state."""

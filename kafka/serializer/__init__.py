@@ -1,18 +1,21 @@
-"""kafka-python 3's serializer interface.
+"""kafka-python 3's serializer interface, and the one rule for calling a configured (de)serializer.
 
-kafkawire's clients take plain callables (``value_serializer=json.dumps``).
-:class:`Serializer` and :class:`Deserializer` are kafka-python 3's object
-interface on top of that: their instances are callables too (``__call__``
-runs :meth:`Serializer.serialize` with ``topic`` and ``headers`` unknown,
-``None``), so a subclass written for kafka-python can be passed wherever a
-serializer callable is accepted.
+kafkawire's clients take plain callables (``value_serializer=json.dumps``),
+called with the data alone.  :class:`Serializer` and :class:`Deserializer`
+are kafka-python 3's object interface: an instance given as a
+``*_serializer`` / ``*_deserializer`` setting is called as kafka-python 3
+calls it, ``serialize(topic, headers, data)`` /
+``deserialize(topic, headers, data)`` (an older subclass whose method takes
+``(topic, data)`` is called that way).  :func:`conversion` decides which,
+once, when a client is built; the per-record code only unpacks its answer.
 """
 
 from __future__ import annotations
 
 import abc
+import inspect
 import json
-from typing import Any, Callable, List, Optional, Tuple
+from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
 Headers = Optional[List[Tuple[str, bytes]]]
 
@@ -27,9 +30,6 @@ class Serializer(abc.ABC):
     def close(self) -> None:
         """Release what the serializer holds; nothing by default."""
 
-    def __call__(self, data: Any) -> Optional[bytes]:
-        return self.serialize(None, None, data)
-
 
 class Deserializer(abc.ABC):
     """Turns the bytes of a received key or value into an object."""
@@ -41,12 +41,13 @@ class Deserializer(abc.ABC):
     def close(self) -> None:
         """Release what the deserializer holds; nothing by default."""
 
-    def __call__(self, data: Optional[bytes]) -> Any:
-        return self.deserialize(None, None, data)
-
 
 class DefaultSerializer(Serializer, Deserializer):
-    """``str`` to and from bytes in ``encoding``; bytes-like values and ``None`` pass through."""
+    """``str`` to and from bytes in ``encoding``; bytes-like values and ``None`` pass through.
+
+    Anything else given to :meth:`serialize` fails as in kafka-python (an
+    ``int`` has no ``encode``): numbers are not silently turned into text.
+    """
 
     def __init__(self, encoding: str = "utf-8") -> None:
         self.encoding = encoding
@@ -54,13 +55,11 @@ class DefaultSerializer(Serializer, Deserializer):
     def serialize(self, topic: Optional[str], headers: Headers, data: Any) -> Optional[bytes]:
         if data is None or isinstance(data, (bytes, bytearray, memoryview)):
             return data
-        return str(data).encode(self.encoding)
+        encoded: bytes = data.encode(self.encoding)  # AttributeError for a non-str, as kafka-python
+        return encoded
 
     def deserialize(self, topic: Optional[str], headers: Headers, data: Optional[bytes]) -> Any:
         return None if data is None else bytes(data).decode(self.encoding)
-
-    # Both interfaces define __call__; as a value it serializes.
-    __call__ = Serializer.__call__
 
 
 class JsonSerializer(DefaultSerializer):
@@ -93,5 +92,61 @@ class DeserializeWrapper(Deserializer):
         return data if self.fn is None else self.fn(data)
 
 
+class Conversion(NamedTuple):
+    """How a configured (de)serializer is called, decided once by :func:`conversion`.
+
+    ``fn(data)`` or, with ``contextual``, ``fn(topic, headers, data)``.
+    Hot loops unpack the pair once and branch on ``contextual``; other code
+    calls the conversion itself.
+    """
+
+    fn: Callable[..., Any]
+    contextual: bool
+
+    def __call__(self, topic: Optional[str], headers: Any, data: Any) -> Any:
+        return self.fn(topic, headers, data) if self.contextual else self.fn(data)
+
+
+def conversion(configured: Any, kind: str) -> Optional[Conversion]:
+    """The :class:`Conversion` for a ``*_serializer`` (``kind`` ``"serialize"``) or ``*_deserializer`` setting.
+
+    ``None`` stays ``None`` (data passes through).  A :class:`Serializer`
+    (for ``"serialize"``) or :class:`Deserializer` (for ``"deserialize"``)
+    is called through its method with ``(topic, headers, data)``, or with
+    ``(topic, data)`` when its method takes just two arguments; anything
+    else is a callable taking the data alone.
+    """
+    if configured is None:
+        return None
+    interface = Serializer if kind == "serialize" else Deserializer
+    if not isinstance(configured, interface):
+        return Conversion(configured, False)
+    method = getattr(configured, kind)
+    if _positional_count(method) == 2:  # an older interface: (topic, data)
+        return Conversion(lambda topic, headers, data: method(topic, data), True)
+    return Conversion(method, True)
+
+
+def _positional_count(method: Callable[..., Any]) -> Optional[int]:
+    """How many positional arguments ``method`` takes; None when unbounded or not known."""
+    try:
+        params = inspect.signature(method).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    count = 0
+    for p in params:
+        if p.kind == p.VAR_POSITIONAL:
+            return None
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            count += 1
+    return count
+
+
+def close_converter(configured: Any) -> None:
+    """Close a configured :class:`Serializer` or :class:`Deserializer` (as kafka-python's clients do on close)."""
+    if isinstance(configured, (Serializer, Deserializer)):
+        configured.close()
+
+
 __all__ = ["Serializer", "Deserializer", "DefaultSerializer", "JsonSerializer", "SerializeWrapper",
-           "DeserializeWrapper"]
+           "DeserializeWrapper", "Conversion", "conversion", "close_converter"]

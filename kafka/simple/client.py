@@ -528,7 +528,7 @@ class SimpleClientMixin:
                     responses.append(self._failed(payload, error))
                     broker_failures = True
                     continue
-                value = error_response(payload, error.errno)
+                value = error_response(payload, -1 if error.errno is None else error.errno)
             responses.append(value._replace(topic=payload.topic))
             if getattr(error, "invalid_metadata", False):
                 stale_topics.append(payload.topic)

@@ -376,7 +376,7 @@ class RetryOptions(NamedTuple):
 def _broker_error_classes() -> Dict[int, Type[BrokerResponseError]]:
     codes = {value.errno for value in vars(_errors).values()
              if inspect.isclass(value) and issubclass(value, BrokerResponseError)
-             and value is not BrokerResponseError}
+             and value.errno is not None}  # not the bases (BrokerResponseError, AuthorizationError)
     table: Dict[int, Type[BrokerResponseError]] = {}
     for code in sorted(codes):
         cls = for_code(code)

@@ -18,6 +18,7 @@ from kafka.record.batch import RecordBatch, RecordBatchBuilder
 from kafka.record.legacy import LegacyRecordBatchBuilder
 from kafka.record.memory_records import MemoryRecords
 from kafka.record.uniform_runs import MIN_RUN
+from kafka.serializer import conversion
 
 TOPIC, PARTITION, EPOCH = "events", 4, 9
 BASE_OFFSET, BASE_TS = 100, 1_700_000_000_000
@@ -80,7 +81,8 @@ def test_v2_rows_put_each_field_in_its_named_place(shape):
 
 def test_deserialized_records_put_each_field_in_its_named_place():
     batch = v2_batch(irregular, 20)
-    made = [Fetcher._deserialized(TOPIC, PARTITION, EPOCH, r, bytes, bytes) for r in batch.records()]
+    as_bytes = conversion(bytes, "deserialize")
+    made = [Fetcher._deserialized(TOPIC, PARTITION, EPOCH, r, as_bytes, as_bytes) for r in batch.records()]
     assert [r._asdict() for r in made] == [expected(i, *irregular(i)) for i in range(20)]
 
 

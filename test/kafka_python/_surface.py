@@ -44,11 +44,18 @@ def main():
                 methods[attr] = parameters(func)
         config = getattr(cls, "DEFAULT_CONFIG", None)
         surface["clients"][name] = {"config": sorted(config or ()), "methods": methods}
-    for name, obj in sorted(vars(kafka.errors).items()):
-        if inspect.isclass(obj) and issubclass(obj, BaseException) and not name.startswith("_"):
-            surface["errors"][name] = {"errno": getattr(obj, "errno", None),
-                                       "retriable": getattr(obj, "retriable", None),
-                                       "bases": [b.__name__ for b in obj.__mro__]}
+    public = {name: obj for name, obj in vars(kafka.errors).items()
+              if inspect.isclass(obj) and issubclass(obj, BaseException) and not name.startswith("_")}
+    for name, obj in sorted(public.items()):
+        # Bases by the public names they are reachable under, so that an
+        # alias (ProtocolError for KafkaProtocolError) compares as the class.
+        surface["errors"][name] = {"errno": getattr(obj, "errno", None),
+                                   "retriable": getattr(obj, "retriable", None),
+                                   "invalid_metadata": getattr(obj, "invalid_metadata", None),
+                                   "bases": sorted(other for other, base in public.items()
+                                                   if base is not obj and issubclass(obj, base)),
+                                   "builtin_bases": sorted(b.__name__ for b in obj.__mro__
+                                                           if b.__module__ == "builtins")}
     json.dump(surface, sys.stdout, indent=1, sort_keys=True)
 
 

@@ -12,7 +12,10 @@ def differences(theirs: Dict[str, Any], ours: Dict[str, Any]) -> List[str]:
     ``"method KafkaConsumer.X"``, ``"param KafkaConsumer.X(Y)"``,
     ``"extra-param KafkaConsumer.X(Y)"`` (ours has a parameter without a
     default that theirs lacks), ``"error X"``, ``"errno X"``,
-    ``"retriable X"``, ``"base X(Y)"``.
+    ``"retriable X"``, ``"invalid_metadata X"``, ``"base X(Y)"`` (Y a public
+    error class or builtin base of theirs that X does not derive from here),
+    ``"order C.m"`` (their positional parameters are not the first of ours,
+    in their order).
     """
     out: List[str] = []
     out += ["name %s" % n for n in theirs["names"] if n not in ours["names"]]
@@ -23,6 +26,12 @@ def differences(theirs: Dict[str, Any], ours: Dict[str, Any]) -> List[str]:
             if method not in mine["methods"]:
                 out.append("method %s.%s" % (client, method))
                 continue
+            positional = ("POSITIONAL_ONLY", "POSITIONAL_OR_KEYWORD")
+            their_order = [name for name, kind, _ in params if kind in positional]
+            my_order = [name for name, kind, _ in mine["methods"][method] if kind in positional]
+            if my_order[:len(their_order)] != their_order:
+                # A positional argument of theirs would land in another parameter of ours.
+                out.append("order %s.%s" % (client, method))
             my_params = {name: (kind, has_default) for name, kind, has_default in mine["methods"][method]}
             their_names = {name for name, _, _ in params}
             for name, kind, has_default in params:
@@ -41,7 +50,13 @@ def differences(theirs: Dict[str, Any], ours: Dict[str, Any]) -> List[str]:
             out.append("errno %s" % name)
         if spec["retriable"] != mine["retriable"]:
             out.append("retriable %s" % name)
-        for base in ("RetriableError", "InvalidMetadataError", "AuthorizationError", "BrokerResponseError"):
-            if base in spec["bases"] and base not in mine["bases"]:
+        if spec.get("invalid_metadata") != mine.get("invalid_metadata"):
+            out.append("invalid_metadata %s" % name)
+        # Every class theirs derives from (by public name, builtins too): ours derives from it as well.
+        for base in spec["bases"]:
+            if base not in mine["bases"]:
+                out.append("base %s(%s)" % (name, base))
+        for base in spec.get("builtin_bases", ()):
+            if base not in mine.get("builtin_bases", ()):
                 out.append("base %s(%s)" % (name, base))
     return out

@@ -36,23 +36,10 @@ ALLOWED = {
     # (kafkawire keeps none; metrics() reports the clients' own counters) and
     # its asyncio-style network layer.
     "module kafka.logging", "module kafka.metrics", "module kafka.net",
-    # BrokerResponseError and AuthorizationError are base classes; ours carry
-    # errno -1 (UNKNOWN_SERVER_ERROR's code) instead of None so that every
-    # broker error has an int code.
-    "errno BrokerResponseError", "errno AuthorizationError",
-    # kafkawire's CorruptRecordError is the client-side decoding error (a bad
-    # CRC, a truncated batch); the broker's code 2 is CorruptMessageError.
-    "errno CorruptRecordError", "base CorruptRecordError(BrokerResponseError)",
-    "errno CorruptRecordException", "base CorruptRecordException(BrokerResponseError)",
-    # These election codes are retriable here but do not trigger a metadata refresh.
-    "base ElectionNotNeededError(InvalidMetadataError)",
-    "base EligibleLeadersNotAvailableError(InvalidMetadataError)",
-    "base PreferredLeaderNotAvailableError(InvalidMetadataError)",
-    # alter_configs is always the full (non-incremental) AlterConfigs;
-    # incremental_alter_configs is a method of its own.
-    "param KafkaAdminClient.alter_configs(raise_on_unknown)", "param KafkaAdminClient.alter_configs(incremental)",
-    # delete_records always routes to each partition's current leader.
-    "param KafkaAdminClient.delete_records(partition_leader_id)",
+    # NOT_CONTROLLER also calls for a metadata refresh here (it finds the new
+    # controller); NotControllerError is an InvalidMetadataError as well as
+    # kafka-python's RetriableError, which catches it as before.
+    "invalid_metadata NotControllerError",
 }
 
 #: kafka-python 3 admin APIs kafkawire does not implement yet (none left).

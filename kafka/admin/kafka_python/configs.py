@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Dict, Mapping, Optional, Sequence
+from typing import Any, Dict, List, Mapping, Optional, Sequence
 
 from kafka import errors
 from kafka.admin.configs import ConfigsMixin
@@ -72,19 +72,68 @@ class KafkaPythonConfigs(ConfigsMixin):
                 key: entry for key, entry in entries.items() if _keep(entry, wanted)}
         return out
 
-    def alter_configs(self, config_resources: Sequence[ConfigResource],
-                      validate_only: bool = False, raise_error: Optional[bool] = None) -> Dict[Any, Any]:
-        """Replace each resource's dynamic configs (see the kafkawire form below).
+    def alter_configs(self, config_resources: Sequence[ConfigResource],  # type: ignore[override]
+                      validate_only: bool = False, raise_on_unknown: bool = True, incremental: Optional[bool] = None,
+                      *, raise_error: Optional[bool] = None) -> Dict[Any, Any]:
+        """Change each resource's configs, as kafka-python 3 does (see the kafkawire form below).
 
-        Returns kafka-python's ``{'topic': {name: 'OK' or the error's text}}``;
-        passing kafkawire's ``raise_error`` instead returns
-        ``{(type, name): None or error}``. Unlike kafka-python 3 this is
-        always the full AlterConfigs: use :meth:`incremental_alter_configs`
-        to change single entries.
+        Each resource's ``configs`` maps a key to a value (SET) or to
+        ``(AlterConfigOp or its name, value)``. ``raise_on_unknown`` first
+        checks every key against the resource's writable configs and raises
+        ``ValueError`` naming those it does not have. ``incremental``: True
+        sends IncrementalAlterConfigs (only the keys given change); False the
+        full AlterConfigs, with the resource's other modified configs added so
+        that they keep their values (values only, SET); None (default) the
+        incremental form, or the full one from a broker without it.
+        Returns kafka-python's ``{'topic': {name: 'OK' or the error's text}}``.
+
+        Passing kafkawire's ``raise_error`` instead sends the full
+        AlterConfigs as given (configs not named revert to their defaults)
+        and returns ``{(type, name): None or error}``; use
+        :meth:`incremental_alter_configs` for kafkawire's incremental form.
         """
         if kafkawire_form(raise_error):
             return super().alter_configs(config_resources, validate_only, raise_error=bool(raise_error))
-        return _by_type(super().alter_configs(config_resources, validate_only, raise_error=False))
+        resources = list(config_resources)
+        if raise_on_unknown:
+            self._check_writable(resources)
+        if incremental is None or incremental:
+            result = self.incremental_alter_configs(resources, validate_only, raise_error=False)
+            unsupported = [v for v in result.values() if isinstance(v, errors.UnsupportedVersionError)]
+            if incremental or not result or len(unsupported) < len(result):
+                return _by_type(result)
+        return _by_type(super().alter_configs(self._with_modified(resources), validate_only, raise_error=False))
+
+    def _check_writable(self, resources: Sequence[ConfigResource]) -> None:
+        """Raise ValueError for keys a resource has no writable (not read-only) config of (kafka-python's check)."""
+        found = self._describe_configs([ConfigResource(r.resource_type, r.name) for r in resources], False)
+        for r in resources:
+            configs = found.get(r.key)
+            if isinstance(configs, BaseException):
+                raise configs
+            writable = {c.name for c in configs or () if not config_dict(c)["read_only"]}
+            unknown = set(r.configs or ()) - writable
+            if unknown:
+                raise ValueError("Unrecognized configs: %s" % (unknown,))
+
+    def _with_modified(self, resources: Sequence[ConfigResource]) -> List[ConfigResource]:
+        """``resources`` for the full AlterConfigs: SET values, plus each resource's other modified configs."""
+        found = self._describe_configs([ConfigResource(r.resource_type, r.name) for r in resources], False)
+        out = []
+        for r in resources:
+            configs: Dict[str, Any] = {}
+            for c in found.get(r.key) or ():
+                entry = config_dict(c)
+                if _keep(entry, "modified") and entry["value"] is not None:
+                    configs[c.name] = entry["value"]
+            for key, spec in (r.configs or {}).items():
+                if isinstance(spec, tuple):
+                    op, spec = spec
+                    if str(getattr(op, "name", op)).upper() not in ("SET", "0"):
+                        raise ValueError("config %r: only SET is possible without IncrementalAlterConfigs" % key)
+                configs[key] = spec
+            out.append(ConfigResource(r.resource_type, r.name, configs))
+        return out
 
     def reset_configs(self, config_resources: Sequence[ConfigResource], validate_only: bool = False,
                       raise_on_unknown: bool = True, incremental: Optional[bool] = None) -> Dict[str, Dict[str, str]]:

@@ -387,7 +387,7 @@ class OffsetCommitter:
                                         % (tp[0], tp[1], self.group_id))
                             break
                         if entry.committed_offset >= 0:
-                            result[tp] = OffsetAndMetadata(entry.committed_offset, entry.metadata or "",
+                            result[tp] = OffsetAndMetadata(entry.committed_offset, entry.metadata,
                                                            entry.committed_leader_epoch)
                     if error is None:
                         return result
