@@ -41,6 +41,7 @@ from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInf
                                           UserScramCredentialUpsertion, check_alterations, check_users,
                                           duplicate_users_error, unknown_mechanism_error)
 from kafka.confluent._list_groups import list_groups
+from kafka.confluent._log_forward import client_name, forwarder_for
 from kafka.confluent.admin import ClusterMetadata, MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
 from kafka.confluent.message import OFFSET_INVALID, TopicPartition
@@ -451,7 +452,12 @@ class AdminClient(Closable):
             self._settings["client_events"] = listener
         self._engine: Any = None
         self._lock = threading.Lock()
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="kafkawire-admin")
+        # The engine's log records of the calls, made in the pool's threads, go to ``logger`` from poll().
+        self._log_forward = forwarder_for(self._config.callbacks.get("logger"),
+                                          client_name(self._config.get("client.id") or "rdkafka", "producer"))
+        self._pool = concurrent.futures.ThreadPoolExecutor(
+            max_workers=4, thread_name_prefix="kafkawire-admin",
+            initializer=None if self._log_forward is None else self._log_forward.watch_current_thread)
         self._closed = False
         if listener is not None:
             self._pool.submit(self._connect_quietly)
@@ -1186,7 +1192,8 @@ class AdminClient(Closable):
 
     def poll(self, timeout: float) -> int:
         """Serve ``error_cb`` and ``throttle_cb`` (results arrive through the futures), waiting up to ``timeout``
-        seconds for an event; return how many were served. A callback's exception is raised here.
+        seconds for an event, and hand the engine's log records to ``logger``; return how many were served.
+        A callback's exception is raised here.
 
         ``timeout`` (s) is required and must be a number, as in confluent-kafka.
         """
@@ -1194,13 +1201,14 @@ class AdminClient(Closable):
         if not (hasattr(kind, "__float__") or hasattr(kind, "__index__")):
             raise TypeError("poll() timeout must be a number of seconds, not %s" % kind.__name__)
         self._check_open()
+        logged = self._log_forward.serve() if self._log_forward is not None else 0
         if self._relay.listener() is None:
-            return 0
+            return logged
         # Wait up to timeout (a negative one: until an event comes) for connection events to serve.
         deadline = None if float(timeout) < 0 else time.monotonic() + float(timeout)
         while not self._relay and (deadline is None or time.monotonic() < deadline):
             time.sleep(0.01)
-        return self._relay.serve()
+        return logged + self._relay.serve()
 
     def __len__(self) -> int:
         return 0
@@ -1227,6 +1235,9 @@ class AdminClient(Closable):
             return
         self._closed = True
         self._pool.shutdown(wait=False)
+        if self._log_forward is not None:
+            self._log_forward.serve()
+            self._log_forward.close()
         with self._lock:
             engine, self._engine = self._engine, None
         if engine is not None:

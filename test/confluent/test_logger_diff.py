@@ -103,3 +103,23 @@ def test_a_logger_inside_the_kafka_hierarchy_does_not_receive_its_own_lines_agai
     forwarded = [r for r in handler.records if r.msg == "%s [%s] %s"]
     assert len(own) == 20
     assert forwarded and not any("application's own line" in r.getMessage() for r in forwarded)
+
+
+def test_admin_client_log_lines_reach_the_logger_from_poll(ck, kc, engine_logs_at_info):
+    import confluent_kafka.admin
+
+    import kafka.confluent.admin
+
+    servers = "127.0.0.1:%d" % closed_port()
+    results = {}
+    for lib, admin_module in ((ck, confluent_kafka.admin), (kc, kafka.confluent.admin)):
+        logger, handler = _app_logger()
+        admin = admin_module.AdminClient({"bootstrap.servers": servers}, logger=logger)
+        admin.describe_cluster(request_timeout=5)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and not any("refused" in r.getMessage().lower() for r in handler.records):
+            admin.poll(0.1)
+        results[lib.__name__] = _shape(handler.records, "producer")  # librdkafka's admin client is a producer
+    expected = {"format": {"%s [%s] %s"}, "threads": {threading.main_thread().name}, "named": True,
+                "refused": True, "error_or_info": {True}}
+    assert results["confluent_kafka"] == results["kafka.confluent"] == expected
