@@ -69,6 +69,7 @@ _EXPORTS: Dict[str, str] = {
     "ConfigResourceType": "kafka.admin",
     # kafka-python 3's names
     "ConsumerRebalanceListener": "kafka.consumer.subscription_state",
+    "AsyncConsumerRebalanceListener": "kafka.consumer.subscription_state",
     "Serializer": "kafka.serializer",
     "Deserializer": "kafka.serializer",
     "DefaultSerializer": "kafka.serializer",
@@ -81,8 +82,13 @@ _EXPORTS: Dict[str, str] = {
 
 __all__: List[str] = sorted(_EXPORTS) + ["__version__"]
 
+#: Submodules served as attributes after a bare ``import kafka`` (``kafka.codec.has_gzip``).
+_SUBMODULES = frozenset({"admin", "codec", "consumer", "errors", "future", "producer", "serializer", "structs"})
+
 
 def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return import_module("kafka." + name)  # importing sets the package attribute too
     module = _EXPORTS.get(name)
     if module is None:
         raise AttributeError("module 'kafka' has no attribute %r" % (name,))
@@ -92,4 +98,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> List[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+    return sorted(set(globals()) | set(_EXPORTS) | _SUBMODULES)

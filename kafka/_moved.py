@@ -32,7 +32,7 @@ MOVED: Dict[str, str] = {
     "kafka.common": "kafka.simple.common",
     "kafka.context": "kafka.simple.context",
     "kafka.util": "kafka.simple.util",
-    "kafka.codec": "kafka.simple.codec",
+    "kafka.simple.codec": "kafka.codec",  # kafka.codec is a real module (the decoder honours it)
     "kafka.partitioner": "kafka.simple.partitioner",
     "kafka.partitioner.base": "kafka.simple.partitioner.base",
     "kafka.partitioner.hashed": "kafka.simple.partitioner.hashed",

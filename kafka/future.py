@@ -4,6 +4,7 @@ A :class:`Future` is resolved once, with :meth:`~Future.success` or
 :meth:`~Future.failure`. Callbacks added before resolution run in the thread
 that resolves it; callbacks added afterwards run at once in the caller's
 thread. :meth:`~Future.get` blocks, with a timeout, until resolution.
+A future is also awaitable (``await future``) as kafka-python 3's is.
 
 ``Future[T]`` is the type of a future resolved with a ``T`` (generic for
 type checkers only: nothing is checked at runtime). :class:`FutureLike`
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Any, Callable, Dict, Generic, List, Optional, Protocol, Tuple, Type, TypeVar, Union, cast
+from typing import Any, Callable, Dict, Generator, Generic, List, Optional, Protocol, Tuple, Type, TypeVar, Union, cast
 
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 
@@ -182,6 +183,19 @@ class Future(Generic[T]):
         if self.exception is not None:
             raise self.exception
         return cast(T, self.value)  # resolved without an exception: success() set it
+
+    def __await__(self) -> Generator["Future[T]", Any, T]:
+        """``await future`` gives the value or raises the failure, as in kafka-python 3.
+
+        A pending future yields itself once to whatever drives the coroutine
+        (kafka-python's event loop treats a yielded future as "resume me when
+        this resolves"); a resolved one finishes at once without yielding.
+        """
+        if not self.is_done:
+            yield self
+        if self.exception is not None:
+            raise self.exception
+        return cast(T, self.value)
 
     @staticmethod
     def _call(fn: Callable[..., Any], args: Tuple[Any, ...], kwargs: Dict[str, Any]) -> None:

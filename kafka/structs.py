@@ -61,3 +61,20 @@ class OffsetAndTimestamp(NamedTuple):
     offset: int
     timestamp: int
     leader_epoch: int = -1
+
+
+class MemberState:
+    """Where a consumer stands in its group, as kafka-python 3 names it.
+
+    :meth:`KafkaConsumer.group_metadata` reports one of these in its ``state``
+    field, and the consumer's coordinator in its ``state`` attribute. The
+    values are the strings kafka-python uses, so ``is`` and ``==`` comparisons
+    written for it keep working.
+    """
+
+    #: Not a member: no group, not joined yet, or left.
+    UNJOINED = "<unjoined>"
+    #: Joining, waiting for an assignment, or reconciling a new one.
+    REBALANCING = "<rebalancing>"
+    #: A member of a completed generation (or epoch), heartbeating.
+    STABLE = "<stable>"

@@ -26,10 +26,10 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent / "kafka"
 RANKS: Dict[str, int] = {
     "base": 0,  # errors and plain data (see BASE)
     "protocol": 1, "record": 1,  # sans-IO wire code
-    "conn": 2, "testing": 2,  # sockets; the test broker (speaks the protocol over its own sockets)
+    "conn": 2, "testing": 2, "codec": 2,  # sockets; kafka.codec (kafka-python's codec functions over kafka.record); the test broker (speaks the protocol over its own sockets)
     "cluster": 3,
     "client": 4,
-    "producer": 5, "consumer": 5, "admin": 5, "direct": 5,  # what applications build
+    "producer": 5, "consumer": 5, "admin": 5, "direct": 5, "net": 5,  # what applications build
     "coordinator": 6,  # kafka-python's module paths of the assignors
     "simple": 6,  # kafka-python 0.9 API over the engine
     "confluent": 6,  # confluent-kafka-style API over the engine (when present)

@@ -7,7 +7,8 @@ ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.result
 :mod:`~kafka.admin.topics`, :mod:`~kafka.admin.configs`,
 :mod:`~kafka.admin.groups`, :mod:`~kafka.admin.records` and
 :mod:`~kafka.admin.acls`, routed by :mod:`~kafka.admin.base`;
-:mod:`~kafka.admin.kafka_python` gives them kafka-python 3's names,
+:mod:`~kafka.admin.kinds` holds kafka-python 3's group and config
+enumerations; :mod:`~kafka.admin.kafka_python` gives them kafka-python 3's names,
 arguments and result shapes, and adds its replica, quorum, transaction and
 SCRAM credential operations (with their value classes, exported here).
 """
@@ -19,10 +20,12 @@ from kafka.admin.kafka_python import (AbortTransactionSpec, ElectionType, Member
                                      ProducerState, ScramMechanism, TransactionDescription, TransactionListing,
                                      TransactionState, UpdateFeatureType, UserScramCredentialDeletion,
                                      UserScramCredentialUpsertion)
+from kafka.admin.kinds import ConfigFilterType, ConfigSourceType, ConfigType, GroupState, GroupType
 from kafka.admin.resources import (AlterConfigOp, ConfigEntry, ConfigResource, ConfigResourceType, ConfigSource,
                                    NewPartitions, NewTopic)
 from kafka.admin.results import (AdminResultError, ClusterDescription, DeletedRecords, GroupDescription,
                                  GroupListing, MemberDescription, TopicDescription)
+from kafka.enums import OffsetSpec, OffsetTimestamp
 
 __all__ = [
     "KafkaAdminClient", "NewTopic", "NewPartitions", "ConfigResource", "ConfigResourceType", "AlterConfigOp",
@@ -32,4 +35,5 @@ __all__ = [
     "DeletedRecords", "MemberToRemove", "ElectionType", "UpdateFeatureType", "AbortTransactionSpec",
     "PartitionProducerState", "ProducerState", "TransactionDescription", "TransactionListing", "TransactionState",
     "ScramMechanism", "UserScramCredentialDeletion", "UserScramCredentialUpsertion",
+    "GroupState", "GroupType", "ConfigType", "ConfigSourceType", "ConfigFilterType", "OffsetSpec", "OffsetTimestamp",
 ]

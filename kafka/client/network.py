@@ -331,6 +331,18 @@ class NetworkClient:
                 [] if node_id is not None else list(self._conns.values()))
             return sum(c.in_flight_count() for c in conns)
 
+    def api_ranges(self, node_id: Optional[int] = None) -> Optional[Dict[int, Tuple[int, int]]]:
+        """The ApiVersions ranges (API key -> (min, max)) of ``node_id``, or of any broker when None.
+
+        None until a connection has finished its ApiVersions exchange.
+        """
+        with self._lock:
+            conns = [self._conns.get(node_id)] if node_id is not None else list(self._conns.values())
+        for conn in conns:
+            if conn is not None and conn.versions is not None:
+                return dict(conn.versions.ranges)
+        return None
+
     def api_version(self, api: Api, node_id: int, highest: Optional[int] = None, unsupported_ok: bool = False) -> int:
         """The version of ``api`` negotiated with ``node_id`` (which must be connected).
 

@@ -27,8 +27,10 @@ from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.config_checks import check_config_values
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.gc_pause import restore_threshold
+from kafka.consumer.group.common import GroupMetadata
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, check_offset, reset_strategy
+from kafka.protocol.broker_version_data import BrokerVersionData
 from kafka.record.rows import OFFSET
 from kafka.serializer import close_converter
 from kafka.structs import OffsetAndMetadata, OffsetAndTimestamp, TopicPartition
@@ -86,7 +88,14 @@ class ModernKafkaConsumer:
     #: Every accepted key with its default, kafka-python's ignored keys included.
     DEFAULT_CONFIG = compat_config.kafka_python_defaults("consumer", DEFAULT_CONFIG)
 
+    #: The session timeout kafka-python uses when ``api_version`` names a broker
+    #: before 3.0, whose ``group.max.session.timeout.ms`` defaulted to 30 s (KIP-735
+    #: raised the default session timeout to 45 s with 3.0).
+    DEFAULT_SESSION_TIMEOUT_MS_PRE_KIP_735 = 30000
+
     def __init__(self, *topics: str, **configs: Any) -> None:
+        probe_version = "api_version" in configs and configs["api_version"] in (None, "auto")
+        pre_kip_735 = "session_timeout_ms" not in configs
         configs, ignored = compat_config.split("consumer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:
@@ -99,10 +108,18 @@ class ModernKafkaConsumer:
             raise errors.KafkaConfigurationError("group_protocol must be 'classic' or 'consumer'")
         for topic in topics:
             check_topic_name(topic)  # before the client (and its sockets) exists
+        api_version = self.config.setdefault("api_version", None)  # shown as kafka-python shows it
+        if pre_kip_735 and api_version is not None and tuple(api_version) < (3, 0):
+            self.config["session_timeout_ms"] = self.DEFAULT_SESSION_TIMEOUT_MS_PRE_KIP_735
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
         self._client = RoutingClient(**client_config)
+        self._report_broker_version = api_version is None
         try:
             self._set_up(topics)
+            if probe_version:
+                # api_version=None given explicitly: connect now and show the broker's release,
+                # as kafka-python's constructor does (an unreachable broker is not an error here).
+                self.bootstrap(timeout_ms=self.config.get("api_version_auto_timeout_ms", 2000))
         except BaseException:
             # The caller never gets the consumer to close: its sockets are closed here.
             self._client.close()
@@ -454,10 +471,16 @@ class ModernKafkaConsumer:
             check_offset(om.offset, "an offset to commit")
         return checked
 
-    def group_metadata(self) -> Any:
+    def group_metadata(self) -> GroupMetadata:
         """This member's :class:`~kafka.consumer.group.common.GroupMetadata` (group id, generation,
-        member id), for ``send_offsets_to_transaction``; None without a ``group_id``."""
-        return None if self._coordinator is None else self._coordinator.group_metadata()
+        member id, :class:`~kafka.structs.MemberState`), for ``send_offsets_to_transaction``.
+
+        Without a ``group_id`` (manual assignment) it is ``GroupMetadata(None)``: no group,
+        permanently ``MemberState.UNJOINED``, as kafka-python 3 answers.
+        """
+        if self._coordinator is None:
+            return GroupMetadata(None)
+        return self._coordinator.group_metadata()
 
     def committed_offsets(self, partitions: Iterable[TopicPartition], timeout_ms: Optional[float] = None,
                           metadata: bool = False) -> Dict[TopicPartition, Any]:
@@ -520,7 +543,17 @@ class ModernKafkaConsumer:
                                               else timeout_ms)
             except errors.KafkaError:
                 return False
+        self._note_broker_version()
         return self._client.bootstrap_connected()
+
+    def _note_broker_version(self) -> None:
+        """With no ``api_version`` configured, show the connected broker's release there (kafka-python does)."""
+        if not self._report_broker_version:
+            return
+        ranges = self._client.api_ranges()
+        if ranges is not None:
+            self.config["api_version"] = BrokerVersionData(api_versions=ranges).broker_version
+            self._report_broker_version = False
 
     def topics(self) -> Set[str]:
         """Topics the cluster has (the internal ones excluded unless configured otherwise)."""
@@ -556,13 +589,23 @@ class ModernKafkaConsumer:
 
     def offsets_for_times(self, timestamps: Dict[TopicPartition, int],
                           timeout_ms: Optional[float] = None) -> Dict[TopicPartition, Optional[OffsetAndTimestamp]]:
-        """For each partition, the earliest offset whose timestamp is at least the one given."""
+        """For each partition, the earliest offset whose timestamp is at least the one given.
+
+        A partition that stays unknown for the whole ``timeout_ms`` (default
+        ``request_timeout_ms``) raises :class:`~kafka.errors.KafkaTimeoutError`, as
+        kafka-python does; the :class:`~kafka.errors.UnknownTopicOrPartitionError`
+        behind it is its ``__cause__``.
+        """
         self._check_open()
         for ts in timestamps.values():
             if ts < 0:
                 raise errors.IllegalArgumentError("timestamps must be >= 0")
-        found = self._fetcher.list_offsets({check_topic_partition(tp): ts for tp, ts in timestamps.items()},
-                                           timeout_ms or self.config["request_timeout_ms"])
+        timeout = timeout_ms or self.config["request_timeout_ms"]
+        try:
+            found = self._fetcher.list_offsets({check_topic_partition(tp): ts for tp, ts in timestamps.items()},
+                                               timeout)
+        except errors.UnknownTopicOrPartitionError as exc:
+            raise errors.KafkaTimeoutError("offsets by timestamp not found within %s ms: %s" % (timeout, exc)) from exc
         return {check_topic_partition(tp): found.get(check_topic_partition(tp)) for tp in timestamps}
 
     def metrics(self, raw: bool = False) -> Dict[str, Any]:

@@ -15,6 +15,7 @@ import functools
 import logging
 import threading
 import time
+import warnings
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 
@@ -146,7 +147,28 @@ class KafkaProducer:
     #: Every accepted key with its default, kafka-python's ignored keys included.
     DEFAULT_CONFIG = compat_config.kafka_python_defaults("producer", DEFAULT_CONFIG)
 
+    #: Keys kafka-python's constructor drops with a DeprecationWarning (none, as in kafka-python 3).
+    DEPRECATED_CONFIGS: Tuple[str, ...] = ()
+
+    @classmethod
+    def max_usable_produce_magic(cls, api_version: Tuple[int, ...]) -> int:
+        """The newest message format (magic) a broker of release ``api_version`` stores.
+
+        2 (record batches) from Kafka 0.11, 1 (timestamps) from 0.10.0, else 0.
+        The producer itself picks the format from the Produce version it
+        negotiates; this answers the same question for a release number.
+        """
+        if tuple(api_version) >= (0, 11):
+            return 2
+        if tuple(api_version) >= (0, 10, 0):
+            return 1
+        return 0
+
     def __init__(self, **configs: Any) -> None:
+        for key in self.DEPRECATED_CONFIGS:
+            if key in configs:
+                configs.pop(key)
+                warnings.warn("deprecated KafkaProducer config: %s" % (key,), DeprecationWarning, stacklevel=2)
         configs, ignored = compat_config.split("producer", configs)
         unknown = set(configs) - set(DEFAULT_CONFIG)
         if unknown:

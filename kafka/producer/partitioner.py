@@ -12,7 +12,7 @@ import random
 import struct
 import sys
 import threading
-from typing import Callable, Dict, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, NamedTuple, Optional, Sequence, Tuple
 
 
 _MASK = 0xFFFFFFFF
@@ -166,3 +166,34 @@ class DefaultPartitioner:
             chosen = random.choice(choices)
             self._sticky[topic] = chosen
             return chosen
+
+
+class StickyPartitioner(DefaultPartitioner):
+    """kafka-python 3's KIP-480 partitioner: murmur2 for keys, one sticky partition per topic for null keys.
+
+    :class:`DefaultPartitioner` already behaves this way (the producer moves
+    a topic's sticky partition on when a batch fills), so this is the same
+    partitioner under kafka-python 3's name. It also answers kafka-python 3's
+    partitioner calls, for programs that drive it themselves:
+    :meth:`partition` and :meth:`on_new_batch`, given an object with
+    ``topics()``, ``partitions_for_topic(topic)`` and
+    ``available_partitions_for_topic(topic)`` (a cluster metadata view).
+    """
+
+    def partition(self, topic: str, key: Any, serialized_key: Optional[bytes], value: Any,
+                  serialized_value: Optional[bytes], cluster: Any) -> int:
+        """The partition for a record of ``topic``; ValueError if ``cluster`` does not know the topic."""
+        if topic not in cluster.topics():
+            raise ValueError("Topic %s not found in ClusterMetadata" % (topic,))
+        all_partitions = sorted(cluster.partitions_for_topic(topic) or ())
+        available = sorted(cluster.available_partitions_for_topic(topic) or ())
+        return self(serialized_key, all_partitions, available, topic)
+
+    def on_new_batch(self, topic: str, cluster: Any, prev_partition: int) -> None:
+        """A batch of ``topic`` on ``prev_partition`` filled: null-key records move to another partition."""
+        if self._sticky.get(topic, prev_partition) != prev_partition:
+            return  # another thread has moved on already
+        all_partitions = sorted(cluster.partitions_for_topic(topic) or ())
+        available = sorted(cluster.available_partitions_for_topic(topic) or ())
+        if all_partitions:
+            self.next_sticky(topic, all_partitions, available)

@@ -332,6 +332,7 @@ class RecordBatch:
         """
         codec = self.compression_type
         if codec:
+            codecs.check_reader_codec(codec)
             buf = codecs.decompress(
                 codec,
                 memoryview(self._buf)[self._start + HEADER_SIZE : self._end],

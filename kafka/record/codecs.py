@@ -23,6 +23,7 @@ naming the extra to install.
 
 from __future__ import annotations
 
+import sys
 import threading
 import zlib
 from typing import Any, Dict, List, Optional, Union
@@ -130,6 +131,24 @@ def _missing(cid: int) -> UnsupportedCodecError:
         "%s compression needs %s, which is not installed: "
         "pip install kafkawire[%s]" % (name, _LIBRARIES[cid], _EXTRAS[cid])
     )
+
+
+def check_reader_codec(cid: int) -> None:
+    """Refuse to decode a ``cid`` batch when :mod:`kafka.codec` says its library is missing.
+
+    The record readers call this once per compressed batch. ``kafka.codec``
+    sits above this layer, so it is looked up in ``sys.modules`` rather than
+    imported: when no one has imported it, no one can have patched it and
+    there is nothing to ask. Raises
+    :class:`~kafka.errors.UnsupportedCodecError` with kafka-python's wording.
+    """
+    facade = sys.modules.get("kafka.codec")
+    if facade is None or not is_available(cid):
+        return  # not loaded; or the library really is missing, which decompress() reports with the extra to install
+    name = _NAMES.get(cid, str(cid))
+    check = getattr(facade, "has_%s" % (name,), None)
+    if check is not None and not check():
+        raise UnsupportedCodecError("Libraries for %s compression codec not found" % (name,))
 
 
 def ensure_available(codec: Codec) -> int:

@@ -263,6 +263,7 @@ class LegacyRecordBatch:
             ]
         if self.value is None:
             raise CorruptRecordError("compressed message at offset %d has no value" % self.offset)
+        codecs.check_reader_codec(self.compression_type)
         data = codecs.decompress(
             self.compression_type, self.value, magic=self.magic, max_output=self._max_output
         )

@@ -61,7 +61,7 @@ from __future__ import annotations
 import struct
 from typing import Any, Dict, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from kafka.simple import codec as _codec_fns
+from kafka import codec as _codec_fns
 from kafka import errors
 from kafka.simple.common import (
     BrokerMetadata,

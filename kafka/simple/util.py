@@ -12,6 +12,7 @@ asking for more bytes than the buffer holds raises
 from __future__ import annotations
 
 import logging
+import re
 import struct
 import threading
 import weakref
@@ -19,6 +20,7 @@ from typing import Any, Callable, Dict, Iterable, Optional, Tuple, Union
 
 from kafka.errors import BufferUnderflowError, IllegalArgumentError
 from kafka.record.crc import crc32 as _crc32
+from kafka.topic_names import MAX_TOPIC_NAME_LENGTH, check_topic_name
 
 __all__ = [
     "crc32",
@@ -30,9 +32,28 @@ __all__ = [
     "group_by_topic_and_partition",
     "kafka_bytestring",
     "ReentrantTimer",
+    "TOPIC_MAX_LENGTH",
+    "TOPIC_LEGAL_CHARS",
+    "ensure_valid_topic_name",
 ]
 
 log = logging.getLogger(__name__)
+
+#: The longest topic name Kafka accepts (kafka-python 3's name).
+TOPIC_MAX_LENGTH = MAX_TOPIC_NAME_LENGTH
+#: A whole topic name made of the characters Kafka accepts (kafka-python 3's name).
+TOPIC_LEGAL_CHARS = re.compile(r"^[a-zA-Z0-9._-]+$")
+
+
+def ensure_valid_topic_name(topic: Any) -> None:
+    """Raise unless Kafka accepts ``topic`` as a topic name (kafka-python 3's helper).
+
+    ``None`` or a non-``str`` raises ``TypeError``; an empty name, ``.``,
+    ``..``, a name over :data:`TOPIC_MAX_LENGTH` characters or one with a
+    character outside ``[a-zA-Z0-9._-]`` raises ``ValueError`` (the checks
+    are :func:`kafka.topic_names.check_topic_name`'s).
+    """
+    check_topic_name(topic)
 
 BytesLike = Union[bytes, bytearray, memoryview]
 

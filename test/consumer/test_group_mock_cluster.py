@@ -41,7 +41,7 @@ from kafka import errors
 from kafka.client import KafkaClient
 from kafka.consumer.group import CommitFailedError, ConsumerCoordinator, GroupMetadata
 from kafka.consumer.subscription import SubscriptionState
-from kafka.structs import OffsetAndMetadata, TopicPartition
+from kafka.structs import MemberState, OffsetAndMetadata, TopicPartition
 from test.support import waiting
 from test.support.groups import narrow_group_versions
 
@@ -555,8 +555,11 @@ def test_group_metadata(cluster, members):
     wait_for(lambda: settled([m]), 10, "the join")
     meta = m.coordinator.group_metadata()
     assert isinstance(meta, GroupMetadata)
-    assert meta == GroupMetadata("g", m.coordinator.generation, m.coordinator.member_id, None)
+    assert meta == GroupMetadata("g", m.coordinator.generation, m.coordinator.member_id, None, MemberState.STABLE)
     assert meta.generation_id >= 0 and meta.member_id
+    # kafka-python 3 shows the member state on the snapshot and on the coordinator, as its strings
+    assert meta.state is MemberState.STABLE and meta.state == "<stable>"
+    assert m.coordinator.state is MemberState.STABLE
 
 
 def test_commit_before_joining_is_refused(cluster):
@@ -587,6 +590,7 @@ def test_manual_assignment_commits_without_joining(cluster):
                 break
         assert found[TopicPartition(TOPIC, 0)].offset == 17  # auto-committed
         assert co.group_metadata() == GroupMetadata("manual", -1, "", None)
+        assert co.state is MemberState.UNJOINED  # manual assignment never joins
     finally:
         co.close(timeout_ms=1000)
         client.close()

@@ -30,12 +30,9 @@ SURFACE = os.path.join(HERE, "_surface.py")
 
 #: Deliberate differences, each with its reason.
 ALLOWED = {
-    # Our consumer has no event loop: listeners are called synchronously inside poll().
-    "name AsyncConsumerRebalanceListener",
-    # kafka-python's internals, not API: its logging setup, metrics registry
-    # (kafkawire keeps none; metrics() reports the clients' own counters) and
-    # its asyncio-style network layer.
-    "module kafka.logging", "module kafka.metrics", "module kafka.net",
+    # kafka-python's internals, not API: its logging setup and metrics registry
+    # (kafkawire keeps none; metrics() reports the clients' own counters).
+    "module kafka.logging", "module kafka.metrics",
     # NOT_CONTROLLER also calls for a metadata refresh here (it finds the new
     # controller); NotControllerError is an InvalidMetadataError as well as
     # kafka-python's RetriableError, which catches it as before.

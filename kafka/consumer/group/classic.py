@@ -41,7 +41,7 @@ from kafka.protocol.apis import HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, SYNC_GROUP
 from kafka.protocol.apis.groups import (
     CONSUMER_PROTOCOL_ASSIGNMENT, CONSUMER_PROTOCOL_MAX_VERSION, CONSUMER_PROTOCOL_SUBSCRIPTION, decode_assignment,
     encode_assignment, encode_subscription)
-from kafka.structs import TopicPartition
+from kafka.structs import MemberState, TopicPartition
 
 log = logging.getLogger(__name__)
 
@@ -130,6 +130,13 @@ class ClassicMembership:
     def is_stable(self) -> bool:
         """A member of a completed generation (commits carry it)."""
         return self.state == STABLE and self.generation.generation_id >= 0
+
+    def member_state(self) -> str:
+        """This member's :class:`~kafka.structs.MemberState`."""
+        with self.lock:
+            if self.state == UNJOINED:
+                return MemberState.UNJOINED
+            return MemberState.STABLE if self.is_stable() else MemberState.REBALANCING
 
     def need_rejoin(self) -> bool:
         """Whether the member must (re)join before it has a valid assignment."""

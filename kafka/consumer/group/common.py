@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import logging
 from typing import Any, Iterable, NamedTuple, Optional, Set
 
 from kafka import errors
-from kafka.structs import TopicPartition
+from kafka.structs import MemberState, TopicPartition
 
 log = logging.getLogger(__name__)
 
@@ -24,12 +26,15 @@ class GroupMetadata(NamedTuple):
     Passed to :meth:`KafkaProducer.send_offsets_to_transaction` so that the
     broker can fence offsets committed by a member that has been replaced.
     For the KIP-848 protocol ``generation_id`` carries the member epoch.
+    ``state`` is the member's :class:`~kafka.structs.MemberState` when the
+    snapshot was taken (the producer ignores it), as in kafka-python 3.
     """
 
-    group_id: str
+    group_id: Optional[str]
     generation_id: int = -1
     member_id: str = ""
     group_instance_id: Optional[str] = None
+    state: str = MemberState.UNJOINED
 
 
 #: kafka-python 3's name for what :meth:`KafkaConsumer.group_metadata` returns.
@@ -45,6 +50,10 @@ class Generation(NamedTuple):
 
 
 NO_GENERATION = Generation(-1, "", None)
+
+
+async def _awaited(awaitable: Any) -> Any:
+    return await awaitable
 
 
 def call_listener(subscription: Any, method: str, partitions: Iterable[TopicPartition]) -> Optional[BaseException]:
@@ -65,7 +74,9 @@ def call_listener(subscription: Any, method: str, partitions: Iterable[TopicPart
         return None
     parts: Set[TopicPartition] = {TopicPartition(*tp) for tp in partitions}
     try:
-        fn(parts)
+        result = fn(parts)
+        if inspect.isawaitable(result):  # an AsyncConsumerRebalanceListener: run the hook to its end here
+            asyncio.run(_awaited(result))
     except Exception as exc:  # user code: report it, keep the group state consistent
         log.exception("rebalance listener %s(%s) raised", method, sorted(parts))
         return exc

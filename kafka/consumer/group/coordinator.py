@@ -175,10 +175,17 @@ class ConsumerCoordinator:
         """Whether the member belongs to a stable generation (or epoch)."""
         return self.membership.is_stable()
 
+    @property
+    def state(self) -> str:
+        """This member's :class:`~kafka.structs.MemberState` (kafka-python's ``coordinator.state``)."""
+        return str(self.membership.member_state())
+
     def group_metadata(self) -> GroupMetadata:
-        """Who this consumer is in the group, for ``KafkaProducer.send_offsets_to_transaction``."""
+        """Who this consumer is in the group, for ``KafkaProducer.send_offsets_to_transaction``,
+        with its :class:`~kafka.structs.MemberState`."""
         generation, member_id = self.membership.group_identity()
-        return GroupMetadata(self.group_id, generation, member_id, self.config["group_instance_id"])
+        return GroupMetadata(self.group_id, generation, member_id, self.config["group_instance_id"],
+                             self.membership.member_state())
 
     def poll(self, timeout_ms: float = 0) -> None:
         """One step of group work for a ``KafkaConsumer.poll``; blocks at most ``timeout_ms``."""

@@ -34,7 +34,7 @@ from kafka.consumer.group.common import CommitFailedError, call_listener
 from kafka.consumer.group.link import COORDINATOR_MOVED, left_ms
 from kafka.future import Future
 from kafka.protocol.apis import CONSUMER_GROUP_HEARTBEAT
-from kafka.structs import TopicPartition
+from kafka.structs import MemberState, TopicPartition
 
 log = logging.getLogger(__name__)
 
@@ -89,6 +89,13 @@ class ConsumerGroupMembership:
     def is_stable(self) -> bool:
         """Joined, with the last target assignment reconciled."""
         return self.epoch > 0 and self._target is None and not self._lost
+
+    def member_state(self) -> str:
+        """This member's :class:`~kafka.structs.MemberState` (joined = a positive epoch)."""
+        with self.lock:
+            if self.epoch <= 0:
+                return MemberState.REBALANCING if self.subscription.subscribed else MemberState.UNJOINED
+            return MemberState.STABLE if self.is_stable() else MemberState.REBALANCING
 
     def need_rejoin(self) -> bool:
         """Whether the member has yet to join or reconcile."""

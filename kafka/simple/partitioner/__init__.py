@@ -24,15 +24,16 @@ from kafka.simple.partitioner.roundrobin import RoundRobinPartitioner
 def __getattr__(name: str) -> object:
     # kafka-python's path of KafkaProducer's default partitioner; loaded
     # lazily because kafka.producer imports this package.
-    if name == "DefaultPartitioner":
-        from kafka.producer.partitioner import DefaultPartitioner
+    if name in ("DefaultPartitioner", "StickyPartitioner"):
+        from kafka.producer import partitioner
 
-        return DefaultPartitioner
+        return getattr(partitioner, name)
     raise AttributeError("module 'kafka.partitioner' has no attribute %r" % (name,))
 
 
 __all__ = [
     "DefaultPartitioner",
+    "StickyPartitioner",
     "Partitioner",
     "HashedPartitioner",
     "LegacyPartitioner",

@@ -1,4 +1,4 @@
-"""The kafka-python 0.9.x ``kafka.codec`` functions (also importable under that name).
+"""kafka-python's ``kafka.codec`` functions (also importable as ``kafka.simple.codec``).
 
 Thin adapters over :mod:`kafka.record.codecs`, which does the real work:
 ``has_*`` tell whether a codec's library is installed, ``*_encode`` compress
@@ -6,6 +6,12 @@ and ``*_decode`` decompress. A codec whose library is missing raises
 :class:`~kafka.errors.UnsupportedCodecError` naming the extra to install
 (``pip install kafkawire[snappy]`` and so on); damaged input raises
 :class:`~kafka.errors.CorruptRecordError`.
+
+The record decoders consult this module's ``has_*`` functions once per
+compressed batch while the module is loaded, as kafka-python's do: a program
+(or a test) that patches ``kafka.codec.has_gzip`` to return False gets
+:class:`~kafka.errors.UnsupportedCodecError` ("Libraries for gzip compression
+codec not found") from a consumer reading a gzip batch.
 
 Every decoder accepts all the framings found in the wild (for snappy: one raw
 block, or snappy-java's "xerial" stream), so data written by any client reads
