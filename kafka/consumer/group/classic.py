@@ -123,7 +123,6 @@ class ClassicMembership:
         self._hb_future: Optional[Future] = None
         self._hb_next = 0.0
         self._hb_last_ok = time.monotonic()
-        self._hb_last_send = 0.0
 
     # -- state shared with the coordinator -------------------------------------------------------
 
@@ -382,6 +381,7 @@ class ClassicMembership:
             # The broker now expects heartbeats of the new generation.
             self._hb_enabled = True
             self._hb_last_ok = time.monotonic()
+            self.owner.heartbeat.last_reset = self._hb_last_ok
             self._hb_next = time.monotonic() + self.interval
             log.info("group %s: joined generation %d as %s (leader %s, protocol %s)", self.group_id,
                      response.generation_id, response.member_id, response.leader, response.protocol_name)
@@ -609,7 +609,7 @@ class ClassicMembership:
                 return min(self.backoff, 0.05)
             generation = self.generation
             R = HEARTBEAT.Request
-            self._hb_last_send = now
+            self.owner.heartbeat.last_send = now
             self._hb_next = now + self.interval
             future = self.link.send(HEARTBEAT, lambda version: R(
                 group_id=self.group_id, generation_id=generation.generation_id, member_id=generation.member_id,
@@ -630,6 +630,7 @@ class ClassicMembership:
                 exc = cls("Heartbeat of group %s" % self.group_id) if cls else None
             if generation != self.generation:
                 return  # an answer about an older generation
+            self.owner.heartbeat.answered(exc is None)
             now = time.monotonic()
             if exc is None:
                 self._hb_last_ok = now

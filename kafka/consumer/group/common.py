@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 import logging
+import time
 from typing import Any, Iterable, NamedTuple, Optional, Set
 
 from kafka import errors
@@ -15,6 +16,31 @@ log = logging.getLogger(__name__)
 #: The rebalance protocols an assignor can follow (KIP-429).
 EAGER = "eager"
 COOPERATIVE = "cooperative"
+
+
+class HeartbeatTimes:
+    """When this member last polled, sent a heartbeat, heard back and (re)joined (``time.monotonic()``).
+
+    kafka-python's consumers expose these as ``consumer._coordinator.heartbeat``
+    and its own tests read them; the coordinator keeps one and its membership
+    (classic or KIP-848) updates it. ``heartbeat_failed`` is true from a failed
+    heartbeat until the next one is answered.
+    """
+
+    __slots__ = ("last_poll", "last_send", "last_receive", "last_reset", "heartbeat_failed")
+
+    def __init__(self) -> None:
+        now = time.monotonic()
+        self.last_poll = now
+        self.last_send = 0.0
+        self.last_receive = 0.0
+        self.last_reset = now
+        self.heartbeat_failed = False
+
+    def answered(self, ok: bool) -> None:
+        """A heartbeat got its answer (``ok``: without error)."""
+        self.last_receive = time.monotonic()
+        self.heartbeat_failed = not ok
 
 
 CommitFailedError = errors.CommitFailedError  # defined in kafka.errors, as in kafka-python

@@ -32,7 +32,7 @@ import time
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Set, Tuple
 
 from kafka import errors
-from kafka.consumer.group.common import CommitFailedError, GroupMetadata
+from kafka.consumer.group.common import CommitFailedError, GroupMetadata, HeartbeatTimes
 from kafka.consumer.group.link import CoordinatorLink, left_ms
 from kafka.consumer.group.offsets import OffsetCommitter
 from kafka.future import Future
@@ -98,6 +98,8 @@ class ConsumerCoordinator:
         self.lock = threading.RLock()
         self._cond = threading.Condition(self.lock)
         self.link = CoordinatorLink(client, group_id, cfg["retry_backoff_ms"])
+        #: kafka-python's ``_coordinator.heartbeat``: last poll, heartbeat sent and answered, last join.
+        self.heartbeat = HeartbeatTimes()
         if cfg["group_protocol"] == "classic":
             from kafka.consumer.group.classic import ClassicMembership
             self.membership: Any = ClassicMembership(self)
@@ -108,7 +110,6 @@ class ConsumerCoordinator:
                                        cfg["retry_backoff_ms"], cfg["request_timeout_ms"])
         self.closing = False
         self._closed = False
-        self._last_poll = time.monotonic()
         self._next_auto_commit = time.monotonic() + cfg["auto_commit_interval_ms"] / 1000.0
         self._auto_commit: Optional[Future] = None
         self._pattern_version: Optional[int] = None
@@ -131,7 +132,7 @@ class ConsumerCoordinator:
 
     def poll_timeout_expired(self, now: float) -> bool:
         """Whether ``poll`` has not been called within ``max_poll_interval_ms``."""
-        return now - self._last_poll > self.config["max_poll_interval_ms"] / 1000.0
+        return now - self.heartbeat.last_poll > self.config["max_poll_interval_ms"] / 1000.0
 
     def on_rebalance_complete(self) -> None:
         """A new assignment took effect: the next auto-commit is a full interval away."""
@@ -191,7 +192,7 @@ class ConsumerCoordinator:
         """One step of group work for a ``KafkaConsumer.poll``; blocks at most ``timeout_ms``."""
         self._check_open()
         deadline = time.monotonic() + max(timeout_ms, 0) / 1000.0
-        self._last_poll = time.monotonic()
+        self.heartbeat.last_poll = time.monotonic()
         self._start_heartbeat_thread()
         self.offsets.drive()
         if self.subscription.subscribed:

@@ -170,7 +170,7 @@ class ConsumerGroupMembership:
                       if report_owned else None)
 
         future = self.link.send(CONSUMER_GROUP_HEARTBEAT, build)
-        now = time.monotonic()
+        now = self.owner.heartbeat.last_send = time.monotonic()
         self._hb_future = future
         self._hb_next = now + self.interval
         sent = (full, topics, report_owned, owned_version, sent_epoch)
@@ -192,6 +192,7 @@ class ConsumerGroupMembership:
                     if cls else None
             if sent_epoch < 0:
                 return  # the answer to leaving
+            self.owner.heartbeat.answered(exc is None)
             if exc is None:
                 if result.member_id:
                     self.member_id = result.member_id
