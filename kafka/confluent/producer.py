@@ -14,8 +14,10 @@ from __future__ import annotations
 import collections
 import logging
 import random
+import sys
 import threading
 import time
+from operator import itemgetter
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from kafka import errors as engine_errors
@@ -54,15 +56,34 @@ def _as_bytes(what: str, data: Any) -> Optional[bytes]:
     raise TypeError("%s must be bytes, str or None, not %s" % (what, type(data).__name__))
 
 
-def _headers(headers: Any) -> Optional[Tuple[Tuple[str, Optional[bytes]], ...]]:
-    """``headers`` as a tuple of ``(str, bytes or None)`` pairs, None for none.
+def _headers_sized(headers: Any) -> Tuple[Optional[Tuple[Tuple[str, Optional[bytes]], ...]], int]:
+    """``headers`` as a tuple of ``(str, bytes or None)`` pairs (None for none), and a bound on their size.
 
-    A tuple, not a list: the queued record holding it is then no longer
-    tracked by CPython's cyclic garbage collector (see
-    :func:`kafka.producer.record_checks.check_headers_sized`).
+    The bound is at least the bytes they take in a record batch
+    (:func:`_headers_wire_size`): produce() measures them exactly only
+    when the bound is near ``message.max.bytes``. A tuple, not a list: the
+    queued record holding it is then no longer tracked by CPython's cyclic
+    garbage collector (see :func:`kafka.producer.record_checks.check_headers_sized`).
     """
     if headers is None:
-        return None
+        return None, 0
+    if type(headers) is list:
+        # The usual form, (str, bytes or None) tuples, is taken as it is, in one pass.
+        bound = 0
+        for header in headers:
+            if type(header) is not tuple or len(header) != 2:
+                break
+            name, value = header
+            if type(name) is not str:
+                break
+            if value is None:
+                bound += 10 + 4 * len(name)  # two varints of 5 bytes at most, 4 bytes a character
+            elif type(value) is bytes:
+                bound += 10 + 4 * len(name) + len(value)
+            else:
+                break
+        else:
+            return (tuple(headers), bound) if headers else (None, 0)
     if isinstance(headers, dict):
         items = list(headers.items())
     elif isinstance(headers, list):
@@ -70,13 +91,22 @@ def _headers(headers: Any) -> Optional[Tuple[Tuple[str, Optional[bytes]], ...]]:
     else:
         raise TypeError("headers must be a list of (key, value) tuples or a dict")
     out: List[Tuple[str, Optional[bytes]]] = []
+    bound = 0
     for item in items:
         if not isinstance(item, tuple) or len(item) != 2:
             raise TypeError("each header must be a (key, value) tuple")
         name, value = item
         # confluent-kafka takes any header name and uses its str().
-        out.append((name if isinstance(name, str) else str(name), _as_bytes("header value", value)))
-    return tuple(out) or None
+        name = name if isinstance(name, str) else str(name)
+        value = _as_bytes("header value", value)
+        out.append((name, value))
+        bound += 10 + 4 * len(name) + (len(value) if value is not None else 0)
+    return (tuple(out), bound) if out else (None, 0)
+
+
+def _headers(headers: Any) -> Optional[Tuple[Tuple[str, Optional[bytes]], ...]]:
+    """``headers`` as a tuple of ``(str, bytes or None)`` pairs, None for none (see :func:`_headers_sized`)."""
+    return _headers_sized(headers)[0]
 
 
 #: librdkafka's "unassigned" partition: the partitioner chooses. Any other negative partition is unknown.
@@ -115,6 +145,34 @@ _HAND_OVER_AT = 512
 _Record = Tuple[int, Optional[bytes], Optional[bytes], Any]
 #: What a delivery report needs besides the record: (callback, monotonic time of produce(), bytes counted).
 _Extra = Tuple[Optional[Callable[..., Any]], float, int]
+
+
+if sys.implementation.name == "pypy":
+    # The JIT runs plain loops over the tuples faster than map(itemgetter) (an app-level call per item).
+    def _bytes_of(extras: List[_Extra]) -> int:
+        """The bytes the records of ``extras`` count in ``queue.buffering.max.kbytes``."""
+        total = 0
+        for extra in extras:
+            total += extra[2]
+        return total
+
+    def _any_callback(extras: List[_Extra]) -> bool:
+        """Whether any record of ``extras`` has a delivery report callback."""
+        for extra in extras:
+            if extra[0] is not None:
+                return True
+        return False
+else:
+    _EXTRA_CALLBACK, _EXTRA_SIZE = itemgetter(0), itemgetter(2)
+
+    def _bytes_of(extras: List[_Extra]) -> int:
+        """The bytes the records of ``extras`` count in ``queue.buffering.max.kbytes``."""
+        return sum(map(_EXTRA_SIZE, extras))
+
+    def _any_callback(extras: List[_Extra]) -> bool:
+        """Whether any record of ``extras`` has a delivery report callback."""
+        callbacks = list(map(_EXTRA_CALLBACK, extras))
+        return callbacks.count(None) != len(callbacks)
 
 
 def _linger_outlasts_timeout(config: confmod.Config) -> bool:
@@ -290,7 +348,9 @@ class Producer(Closable):
         self._refusing = self._transactional or self._linger_too_long
         if self._hand_over_at > 1:
             self._engine.on_sender_turn(self._hand_over_unsent)
-        self._wake_sender = self._engine.wakeup_sender
+        #: linger.ms in seconds: how long records may be kept back before they are handed over.
+        self._linger = settings["linger_ms"] / 1000.0
+        self._wake_sender_within = self._engine.wakeup_sender_within
 
     # -- producing --------------------------------------------------------------------------
 
@@ -315,15 +375,16 @@ class Producer(Closable):
             raise TypeError("timestamp must be int, not %s" % type(timestamp).__name__)
         # Like confluent-kafka, a callback that is not callable fails only when its report is served.
         report_to = on_delivery if on_delivery is not None else callback
-        record_headers = None if headers is None else _headers(headers)
+        record_headers, headers_bound = (None, 0) if headers is None else _headers_sized(headers)
         if self._refusing:
             self._check_can_produce()
         if report_to is None:
             report_to = self._on_delivery
         started = _monotonic()
         size = (len(key_bytes) if key_bytes else 0) + (len(value_bytes) if value_bytes else 0)
-        if size > self._max_record_data or (
-                record_headers is not None and size + _headers_wire_size(record_headers) > self._max_record_data):
+        if size + headers_bound > self._max_record_data and (
+                size > self._max_record_data or (record_headers is not None and
+                                                 size + _headers_wire_size(record_headers) > self._max_record_data)):
             raise _too_large()
         record = (timestamp if timestamp > 0 else int(_time() * 1000), key_bytes, value_bytes, record_headers)
         extra = (report_to, started, size)
@@ -366,7 +427,9 @@ class Producer(Closable):
         if kept >= self._hand_over_at:
             self._hand_over_unsent()
         elif kept == 1:
-            self._wake_sender()
+            # The sender's turn hook hands them over within linger.ms; their batch lingers from
+            # the first one's produce() (see _queue), so they leave when librdkafka's would.
+            self._wake_sender_within(self._linger)
 
     def _check_can_produce(self) -> None:
         """Raise what librdkafka's produce() raises when the producer cannot take records now."""
@@ -452,7 +515,7 @@ class Producer(Closable):
         try:
             # Records without key and headers go as columns, which the batches keep and encode as such.
             self._engine.queue_prepared(topic, partition, ValueColumns.from_records(records) or records, run.sizes,
-                                        placed)
+                                        placed, since=extras[0][1])
         except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
             failure = exc
         start = 0
@@ -611,14 +674,11 @@ class Producer(Closable):
             if outcome != previous:
                 served += 1
                 previous = outcome
-            done_bytes = 0
-            for extra in extras:
-                done_bytes += extra[2]
             with lock:
                 self._count -= len(records)
-                self._bytes -= done_bytes
+                self._bytes -= _bytes_of(extras)
             self._reports_served += len(records)
-            if only_errors and error is None:
+            if (only_errors and error is None) or not _any_callback(extras):
                 continue
             shown_partition = partition if partition != PARTITION_UA else None
             stamp_type = 1 if append_time >= 0 else 0  # the row's: 0 create time, 1 log-append time
@@ -651,7 +711,7 @@ class Producer(Closable):
         """Queue ``rest`` (counted again in len()) and then ``groups`` before any other reports."""
         with self._lock:
             self._count += len(rest.records)
-            self._bytes += sum(extra[2] for extra in rest.extras)
+            self._bytes += _bytes_of(rest.extras)
             self._reports.extendleft(reversed([rest] + groups))
         self._reports_served -= len(rest.records)
 

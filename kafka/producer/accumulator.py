@@ -169,8 +169,8 @@ class RecordAccumulator:
             return future, previous_full or batch.is_full(), True
 
     def append_many(self, tp: TopicPartition, records: QueuedRecords, sizes: Sequence[int], max_block: float,
-                    placed: Optional[List[Tuple[ProduceResult, int, int]]] = None, reserved: bool = False
-                    ) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
+                    placed: Optional[List[Tuple[ProduceResult, int, int]]] = None, reserved: bool = False,
+                    since: Optional[float] = None) -> Tuple[List[Tuple[ProduceResult, int, int]], bool]:
         """Add ``records`` (``(timestamp, key, value, headers)``, in order) to ``tp``'s batches.
 
         Records without key and headers may come as :class:`ValueColumns`.
@@ -217,7 +217,8 @@ class RecordAccumulator:
                     self._used -= reserve
                     continue
                 if not is_open:
-                    last = ProducerBatch(tp, time.monotonic(), room + BATCH_OVERHEAD)
+                    now = time.monotonic()
+                    last = ProducerBatch(tp, now if since is None or since > now else since, room + BATCH_OVERHEAD)
                     last.result.on_wait = self.wake
                     last.memory = BATCH_OVERHEAD
                     queue.append(last)

@@ -628,7 +628,7 @@ class KafkaProducer:
 
     def queue_prepared(self, topic: str, partition: int,
                        records: QueuedRecords, sizes: Sequence[int],
-                       placed: List[Tuple[ProduceResult, int, int]]) -> None:
+                       placed: List[Tuple[ProduceResult, int, int]], since: Optional[float] = None) -> None:
         """Queue records of one partition that the caller already checked, without blocking.
 
         ``records`` are ``(timestamp_ms, key, value, headers)`` with bytes (or
@@ -644,14 +644,23 @@ class KafkaProducer:
         record count)`` is appended to ``placed``; a caller whose call raised
         (closed producer, fatal error, no transaction open, ``buffer_memory``
         full) thus knows which records were queued before the failure.
+
+        ``since`` is the :func:`time.monotonic` time the caller accepted the
+        oldest of the records (it kept them back since then): a batch made
+        for them counts ``linger_ms`` from that time, as if they had been
+        queued at once. As :meth:`send` does, the sender thread is woken only
+        when a batch is made or fills up; records added to a batch that is
+        lingering leave with it.
         """
         self._check_can_send()
         if self._held:
             self._hand_over_topic(topic)  # records sent before these go first
         tp = self._tp_to_send(topic, partition)
-        self._accumulator.append_many(tp, records, sizes, 0.0, placed)
-        if threading.current_thread() is not self._sender:
-            self._sender.wakeup()
+        known = len(placed)
+        _, full = self._accumulator.append_many(tp, records, sizes, 0.0, placed, since=since)
+        if full or any(first == 0 for _, first, _ in placed[known:]):
+            if threading.current_thread() is not self._sender:
+                self._sender.wakeup()
 
     @contextlib.contextmanager
     def without_linger(self) -> Iterator[None]:
@@ -670,6 +679,18 @@ class KafkaProducer:
     def wakeup_sender(self) -> None:
         """Have the sender thread start a turn now (e.g. to run its :meth:`on_sender_turn` hooks)."""
         self._sender.wakeup()
+
+    def wakeup_sender_within(self, seconds: float) -> None:
+        """Have the sender thread start a turn within ``seconds``, waking it only if it would wait longer.
+
+        For a front-end that keeps records back until the sender's next turn
+        (:meth:`on_sender_turn`): asking when it keeps the first of them
+        bounds how long they wait, without interrupting the sender (and
+        competing with it for the interpreter) while it will turn soon
+        enough anyway, e.g. at the end of a batch's ``linger_ms``. The turn
+        that answers runs its hooks after this call.
+        """
+        self._sender.turn_by(time.monotonic() + seconds)
 
     def on_sender_turn(self, hook: Callable[[], None]) -> None:
         """Have the sender thread call ``hook()`` at the start of each of its turns.

@@ -56,6 +56,10 @@ class Sender(threading.Thread):
         self.on_batch_failed: Optional[Callable[[BaseException], None]] = None
         #: Called at the start of every turn (see KafkaProducer.on_sender_turn).
         self.turn_hooks: List[Callable[[], None]] = []
+        #: The monotonic time by which a turn was asked for (see :meth:`turn_by`); infinity for none.
+        self._turn_due = float("inf")
+        #: When the sender's current wait for I/O ends at the latest; 0.0 while it is not waiting.
+        self._waits_until = 0.0
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -93,10 +97,26 @@ class Sender(threading.Thread):
         """Interrupt the poll so new batches leave at once."""
         self.client.wakeup()
 
+    def turn_by(self, due: float) -> None:
+        """Have a turn start no later than the monotonic time ``due``.
+
+        Interrupts the poll only when the wait under way would end later;
+        otherwise the next turn comes soon enough, and this thread is left
+        alone. The request is written before the wait is read, and
+        :meth:`run_once` does the opposite, so one of the two always sees
+        the other.
+        """
+        if due < self._turn_due:
+            self._turn_due = due
+        if self._waits_until > due:
+            self.client.wakeup()
+
     # -- one turn ------------------------------------------------------------------------
 
     def run_once(self) -> None:
         """Send what is ready and poll once."""
+        self._waits_until = 0.0
+        self._turn_due = float("inf")  # this turn answers the requests made so far
         for hook in self.turn_hooks:
             try:
                 hook()
@@ -147,7 +167,16 @@ class Sender(threading.Thread):
         poll_ms = max(0.0, min(next_check * 1000.0, 1000.0))
         if batches:
             poll_ms = 0.0
+        self._poll_until_due(now, poll_ms)
+
+    def _poll_until_due(self, now: float, poll_ms: float) -> None:
+        """Poll the client for up to ``poll_ms``, and no later than a turn asked for by :meth:`turn_by`."""
+        self._waits_until = now + poll_ms / 1000.0
+        due = self._turn_due  # read after the wait was written (see turn_by)
+        if due < self._waits_until:
+            poll_ms = max(0.0, (due - now) * 1000.0)
         self.client.poll(timeout_ms=poll_ms)
+        self._waits_until = 0.0
 
     def _fail_unusable(self, unusable: Dict[int, BaseException], now: float) -> None:
         # Waiting for delivery_timeout_ms would only hide the cause behind a timeout.
