@@ -174,6 +174,11 @@ class ClusterMetadata:
         """Whether a refresh was requested."""
         return self._need_update
 
+    @property
+    def last_refresh(self) -> float:
+        """Monotonic time of the last successful refresh (``-inf`` before the first)."""
+        return self._last_refresh
+
     def ttl(self, now: float) -> float:
         """Seconds until a refresh is due (0 if due now)."""
         backoff_left = self._last_attempt + self.retry_backoff - now

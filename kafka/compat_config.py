@@ -24,7 +24,7 @@ _COMMON: Dict[str, Any] = {
     # negotiation picks the highest version both sides support.
     "api_version": None,
     "api_version_auto_timeout_ms": 2000,
-    # kafka-python's metrics registry; kafkawire keeps no such registry.
+    # Read by the producer and the consumer for metrics() (kafka.metric_registry).
     "metric_reporters": [],
     "metrics_num_samples": 2,
     "metrics_sample_window_ms": 30000,

@@ -25,6 +25,8 @@ from kafka.conn.blocking import parse_address
 from kafka.conn.connection import BrokerConnection, DEFAULT_CONNECTION_CONFIG, ResponseFuture, is_permanent_failure
 from kafka.conn.tls import build_ssl_context, check_security_protocol, uses_sasl
 from kafka.future import Future
+from kafka.client.net_metrics import NetworkMetrics
+from kafka.metric_registry import MetricRegistry
 from kafka.protocol.apis import METADATA, api_for
 from kafka.protocol.schema import Api
 
@@ -145,6 +147,21 @@ class NetworkClient:
         self._events: List[ClientEvent] = []
         self._announced: Dict[int, BaseException] = {}
         self._all_down = False
+        #: Request metrics, once :meth:`enable_metrics` is called.
+        self.metrics: Optional[NetworkMetrics] = None
+
+    def enable_metrics(self, registry: MetricRegistry, prefix: str) -> NetworkMetrics:
+        """Measure every connection's requests into ``registry`` under kafka-python's ``prefix`` groups."""
+        with self._lock:
+            if self.metrics is None:
+                self.metrics = NetworkMetrics(registry, prefix, self._connection_count)
+                for node_id, conn in self._conns.items():
+                    conn.stats = self.metrics.for_node(node_id)
+            return self.metrics
+
+    def _connection_count(self) -> int:
+        with self._lock:
+            return sum(1 for conn in self._conns.values() if conn.connected())
 
     def __repr__(self) -> str:
         return "<%s client_id=%s brokers=%d>" % (type(self).__name__, self.config["client_id"], len(self._conns))
@@ -199,6 +216,8 @@ class NetworkClient:
                 if broker is None:
                     return None
                 conn = BrokerConnection(node_id, broker.host, broker.port, **self._connection_config())
+                if self.metrics is not None:
+                    conn.stats = self.metrics.for_node(node_id)
                 self._conns[node_id] = conn
             return conn
 

@@ -43,6 +43,7 @@ from kafka.errors import (
     for_code,
 )
 from kafka.future import Future
+from kafka.sampling import NodeStats
 from kafka.protocol.apis import API_VERSIONS, SASL_AUTHENTICATE, SASL_HANDSHAKE
 from kafka.protocol.framing import DEFAULT_MAX_FRAME_SIZE, ClientFramer
 from kafka.protocol.negotiate import VersionTable, api_versions_request, api_versions_retry_version
@@ -180,6 +181,8 @@ class BrokerConnection:
         self.tx = self.tx_bytes = self.rx = self.rx_bytes = 0
         #: Connections made and failed (for statistics).
         self.connects = self.disconnects = 0
+        #: Windowed request measurements for ``metrics()``; the client attaches them (None: not measured).
+        self.stats: Optional[NodeStats] = None
 
     def __repr__(self) -> str:
         return "<BrokerConnection node=%s %s:%d %s>" % (self.node_id, self.host, self.port, self.state)
@@ -426,6 +429,8 @@ class BrokerConnection:
 
     def _on_connected(self) -> None:
         self.connects += 1
+        if self.stats is not None:
+            self.stats.connected()
         self._failures = 0
         self._addresses = []
         log.debug("%r: ready", self)
@@ -465,8 +470,12 @@ class BrokerConnection:
         future = future or Future()
         cid, parts = self._framer.send_request_parts(api, version, request, expect_response)
         self.tx += 1
-        self.tx_bytes += self._out.append(parts)
-        entry = InFlight(cid, api, version, future, time.monotonic() if now is None else now, internal, timeout)
+        size = self._out.append(parts)
+        self.tx_bytes += size
+        sent_at = time.monotonic() if now is None else now
+        if self.stats is not None:
+            self.stats.sent(size, sent_at)
+        entry = InFlight(cid, api, version, future, sent_at, internal, timeout)
         if expect_response:
             self._in_flight[cid] = entry
         else:
@@ -534,10 +543,16 @@ class BrokerConnection:
                 self.close(exc)
                 break
             self.rx += len(responses)
+            stats = self.stats
+            if stats is not None:
+                now = time.monotonic()
+                stats.received(count, now)
             for response in responses:
                 entry = self._in_flight.pop(response.correlation_id, None)
                 if entry is None:
                     continue
+                if stats is not None:
+                    stats.answered(now - entry.sent_at, getattr(response.body, "throttle_time_ms", 0) or 0, now)
                 if entry.internal:
                     entry.future.success(response.body)
                     if self.state == DISCONNECTED:
@@ -619,6 +634,8 @@ class BrokerConnection:
             self._failures += 1
         if error is not None and was != DISCONNECTED:
             self.disconnects += 1
+        if was == CONNECTED and self.stats is not None:
+            self.stats.closed()
         self._next_attempt = time.monotonic() + self._backoff()
         pending, self._in_flight = self._in_flight, {}
         failure = error or KafkaConnectionError("connection to %s:%d closed" % (self.host, self.port))

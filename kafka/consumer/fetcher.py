@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import heapq
 import logging
+import time
 import uuid
 from collections import deque
 from typing import Any, Callable, Deque, Dict, Iterator, List, NamedTuple, Optional, Set, Tuple
@@ -31,6 +32,7 @@ from kafka.client import topic_ids
 from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
+from kafka.consumer.fetch_metrics import FetchMetrics
 from kafka.consumer.gc_pause import gc_paused
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.read_replica import ReadReplicas
@@ -159,6 +161,9 @@ class Fetcher:
         self._completed: Deque[CompletedFetch] = deque()
         self._current: Optional[CompletedFetch] = None
         self._in_flight: Dict[int, Future] = {}  # node -> fetch future
+        self._sent_at: Dict[int, float] = {}  # node -> when its fetch was sent (for metrics)
+        #: kafka-python's fetch manager metrics, when enabled.
+        self.metrics: Optional[FetchMetrics] = None
         self._pending_error: Optional[BaseException] = None
         self._resetter = OffsetResetter(client, subscription, self.isolation)
         self._replicas = ReadReplicas(lambda: client.cluster,
@@ -225,6 +230,8 @@ class Fetcher:
             # runs its errback right here, and that must be able to clear the
             # entry.
             self._in_flight[node] = future
+            if self.metrics is not None:
+                self._sent_at[node] = time.monotonic()
             future.add_callback(self._on_fetch, node, offsets, version, topic_ids.names_by_id(ids))
             future.add_errback(self._on_fetch_error, node)
             sent += 1
@@ -252,6 +259,8 @@ class Fetcher:
     def _on_fetch(self, node: int, offsets: Dict[TopicPartition, int], version: int,
                   by_id: Dict[uuid.UUID, str], response: Any) -> None:
         self._in_flight.pop(node, None)
+        metrics = self.metrics
+        fetched = 0
         if response.error_code:
             log.debug("fetch from node %s failed: error %d", node, response.error_code)
             if classify_partition_error(response.error_code) == RAISE:
@@ -272,13 +281,18 @@ class Fetcher:
                     continue
                 aborted = [(a.producer_id, a.first_offset) for a in part.aborted_transactions or ()]
                 records = part.records or b""
+                fetched += len(records)
                 end = MemoryRecords(records).next_offset if records and not part.error_code else None
                 self._completed.append(CompletedFetch(
                     tp, offsets[tp], records, part.high_watermark, part.last_stable_offset,
                     part.log_start_offset, aborted, part.error_code, version, end))
+        if metrics is not None:
+            now = time.monotonic()
+            metrics.fetched(now - self._sent_at.pop(node, now), fetched, now)
 
     def _on_fetch_error(self, node: int, exc: BaseException) -> None:
         self._in_flight.pop(node, None)
+        self._sent_at.pop(node, None)
         self._replicas.forget_node(node)
         log.debug("fetch from node %s failed: %s", node, exc)
         if is_permanent_failure(exc) and self._pending_error is None:
@@ -307,6 +321,15 @@ class Fetcher:
         self._decompressed = 0
         with gc_paused():
             self._collect(out, limit)
+        metrics = self.metrics
+        if metrics is not None and out:
+            now = time.monotonic()
+            sub = self.subscription
+            for tp, records in out.items():
+                state = sub.state(tp)
+                highwater, position = state.highwater, state.position
+                lag = highwater - position if highwater is not None and position is not None else -1
+                metrics.consumed(len(records), lag, now)
         return out
 
     def _collect(self, out: Dict[TopicPartition, List[ConsumerRecord]], limit: int) -> None:

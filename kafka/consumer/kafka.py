@@ -25,7 +25,10 @@ from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.config_checks import check_config_values
+from kafka.metric_registry import MetricRegistry, read_metrics, registry_from_config
+from kafka.consumer.fetch_metrics import FetchMetrics
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
+from kafka.consumer.group.metrics import CoordinatorMetrics
 from kafka.consumer.gc_pause import restore_threshold
 from kafka.consumer.group.common import GroupMetadata
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
@@ -139,11 +142,29 @@ class ModernKafkaConsumer:
         self._coordinator: Any = None
         if self.config["group_id"] is not None:
             self._coordinator = self._make_coordinator()
+        self._metrics = registry_from_config(self.config, self._client.config["client_id"])
+        if self._metrics is not None:
+            self._enable_metrics(self._metrics)
         self._closed = False
         self._iterator: Optional[Iterator[ConsumerRecord]] = None
         self._deadline: Optional[float] = None
         if topics:
             self.subscribe(topics)
+
+    def _enable_metrics(self, registry: MetricRegistry) -> None:
+        """Register kafka-python's consumer metrics: connections, fetches and (with a group) the coordinator."""
+        prefix = self.config.get("metric_group_prefix") or "consumer"
+        self._client.enable_metrics(registry, prefix)
+        self._fetcher.metrics = FetchMetrics(registry, prefix)
+        # kafkawire's own, from before these metrics existed: kept for the programs that read them.
+        subscription, client = self._subscription, self._client
+        registry.add("assigned-partitions", prefix + "-metrics", lambda _now: len(subscription.assigned_partitions()),
+                     "Partitions assigned to this consumer (kafkawire's own).")
+        registry.add("requests-in-flight", prefix + "-metrics", lambda _now: client.in_flight_request_count(),
+                     "Requests awaiting their response (kafkawire's own).")
+        if self._coordinator is not None:
+            self._coordinator.link.metrics = CoordinatorMetrics(
+                registry, lambda: len(subscription.assigned_partitions()), prefix)
 
     def _make_coordinator(self) -> Any:
         from kafka.consumer.group.coordinator import ConsumerCoordinator
@@ -608,10 +629,20 @@ class ModernKafkaConsumer:
             raise errors.KafkaTimeoutError("offsets by timestamp not found within %s ms: %s" % (timeout, exc)) from exc
         return {check_topic_partition(tp): found.get(check_topic_partition(tp)) for tp in timestamps}
 
-    def metrics(self, raw: bool = False) -> Dict[str, Any]:
-        """A few counters about the consumer's state."""
-        return {"consumer-metrics": {"assigned-partitions": len(self._subscription.assigned_partitions()),
-                                     "requests-in-flight": self._client.in_flight_request_count()}}
+    def metrics(self, raw: bool = False) -> Optional[Dict[Any, Any]]:
+        """kafka-python's consumer metrics, as ``{group: {name: value}}``.
+
+        Groups: ``consumer-metrics`` (connections and requests),
+        ``consumer-node-metrics.node-<id>``, ``consumer-fetch-manager-metrics``
+        (``records-consumed-rate``, ``fetch-latency-avg``, ``records-lag-max``
+        ...), ``consumer-coordinator-metrics`` (with a ``group_id``) and
+        ``kafka-metrics-count``; ``metric_group_prefix`` replaces
+        ``consumer``. Rates and averages cover the last
+        ``metrics_num_samples`` windows of ``metrics_sample_window_ms``.
+        ``raw=True`` returns the MetricName to KafkaMetric mapping; None
+        when ``metrics_enabled`` is False (as kafka-python does).
+        """
+        return read_metrics(self._metrics, raw)
 
     # -- closing -----------------------------------------------------------------------------------
 
@@ -637,6 +668,8 @@ class ModernKafkaConsumer:
             # Configured Deserializer objects are closed, as kafka-python's consumer does.
             close_converter(self.config["key_deserializer"])
             close_converter(self.config["value_deserializer"])
+            if self._metrics is not None:
+                self._metrics.close()
 
     @property
     def closed(self) -> bool:

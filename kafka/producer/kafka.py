@@ -23,11 +23,13 @@ from kafka import compat_config, errors
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.config_checks import check_config_values
+from kafka.metric_registry import read_metrics, registry_from_config
 from kafka.producer.accumulator import QueuedRecords, RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.held import HeldRecords, place
 from kafka.producer.idempotence import ProducerIdentity
+from kafka.producer.metrics import ProducerMetrics
 from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
@@ -259,6 +261,16 @@ class KafkaProducer:
         if self._keyed_fast:
             self._sender.turn_hooks.append(self._hand_over_held)
         self._accumulator.wake = self._sender.wakeup
+        self._metrics = registry_from_config(self.config, self._client.config["client_id"])
+        if self._metrics is not None:
+            self._client.enable_metrics(self._metrics, "producer")
+            self._sender.metrics = ProducerMetrics(self._metrics, self._cluster, self._client.in_flight_request_count)
+            accumulator = self._accumulator
+            self._metrics.add("buffer-available-bytes", "producer-metrics",
+                              lambda _now: accumulator.buffer_memory - accumulator.used_memory,
+                              "Buffer memory not in use (kafkawire's own).")
+            self._metrics.add("buffer-total-bytes", "producer-metrics", lambda _now: accumulator.buffer_memory,
+                              "The buffer_memory setting (kafkawire's own).")
         self._sender.start()
         # One hook per producer: closing this one must leave the others'
         # hooks registered. The weak reference lets an unused producer be
@@ -833,25 +845,39 @@ class KafkaProducer:
             self._sender.join(5)
             self._client.close()
             self._close_serializers()
+            self._close_metrics()
             return
         # Everything was written (acks=0 batches complete only then): let the
         # brokers read it all before the sockets close.
         drain_ms = _CLOSE_DRAIN_MS if deadline is None else min(_CLOSE_DRAIN_MS, (deadline - time.monotonic()) * 1000.0)
         self._client.close_gracefully(drain_ms)
         self._close_serializers()
+        self._close_metrics()
+
+    def _close_metrics(self) -> None:
+        """Close the ``metric_reporters`` (kafka-python closes its metrics registry last)."""
+        if self._metrics is not None:
+            self._metrics.close()
 
     def _close_serializers(self) -> None:
         """Close configured :class:`~kafka.serializer.Serializer` objects, as kafka-python's producer does."""
         close_converter(self.config["key_serializer"])
         close_converter(self.config["value_serializer"])
 
-    def metrics(self, raw: bool = False) -> Dict[str, Any]:
-        """A few counters about the producer's state."""
-        return {"producer-metrics": {
-            "buffer-available-bytes": self._accumulator.buffer_memory - self._accumulator.used_memory,
-            "buffer-total-bytes": self._accumulator.buffer_memory,
-            "requests-in-flight": self._client.in_flight_request_count(),
-        }}
+    def metrics(self, raw: bool = False) -> Optional[Dict[Any, Any]]:
+        """kafka-python's producer metrics, as ``{group: {name: value}}``.
+
+        Groups: ``producer-metrics`` (record, batch, request and connection
+        measurements such as ``record-send-rate``, ``batch-size-avg``,
+        ``request-latency-avg``), ``producer-node-metrics.node-<id>``,
+        ``producer-topic-metrics.<topic>`` and ``kafka-metrics-count``.
+        Rates and averages cover the last ``metrics_num_samples`` windows of
+        ``metrics_sample_window_ms``. ``raw=True`` returns the
+        :class:`~kafka.metric_registry.MetricName` to
+        :class:`~kafka.metric_registry.KafkaMetric` mapping instead; None
+        when ``metrics_enabled`` is False (as kafka-python does).
+        """
+        return read_metrics(self._metrics, raw)
 
     def _check_can_send(self) -> None:
         """Raise unless records may be queued: the producer is open and has no fatal error."""

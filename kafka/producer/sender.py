@@ -19,6 +19,7 @@ from kafka.client.routing import RoutingClient
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import ProducerBatch
 from kafka.producer.idempotence import ProducerIdentity
+from kafka.producer.metrics import ProducerMetrics
 from kafka.protocol.apis import PRODUCE
 from kafka.record.codecs import NONE
 
@@ -60,6 +61,8 @@ class Sender(threading.Thread):
         self._turn_due = float("inf")
         #: When the sender's current wait for I/O ends at the latest; 0.0 while it is not waiting.
         self._waits_until = 0.0
+        #: kafka-python's producer metrics, when enabled (see KafkaProducer.metrics).
+        self.metrics: Optional[ProducerMetrics] = None
 
     # -- lifecycle ---------------------------------------------------------------------
 
@@ -236,6 +239,8 @@ class Sender(threading.Thread):
                             for topic, parts in by_topic.items()])
             future = self.client.send(node, request, api=PRODUCE, version=version,
                                       expect_response=expect_response)
+            if self.metrics is not None:
+                self.metrics.request_sent(batches, self.compression_type != NONE)
         except Exception as exc:
             # The batches are drained: unless completed here they would stay
             # in flight for ever, and flush() and close() would wait on them.
@@ -346,6 +351,8 @@ class Sender(threading.Thread):
             retriable = getattr(error, "retriable", False)
         expired = now - batch.created >= self.accumulator.delivery_timeout
         if retriable and batch.attempts < self.retries and not expired and not self._force_close:
+            if self.metrics is not None:
+                self.metrics.retried(batch)
             self.accumulator.reenqueue(batch, now)
             if self.guarantee_order:
                 self.accumulator.unmute(batch.topic_partition)
@@ -362,7 +369,10 @@ class Sender(threading.Thread):
             self.identity.batch_completed(batch, error is None)
         if self.guarantee_order:
             self.accumulator.unmute(batch.topic_partition)
-        if error is not None and self.on_batch_failed is not None:
-            self.on_batch_failed(error)
+        if error is not None:
+            if self.metrics is not None:
+                self.metrics.failed(batch)
+            if self.on_batch_failed is not None:
+                self.on_batch_failed(error)
         batch.done(base_offset, log_append_time, log_start_offset, error)
         self.accumulator.release(batch)

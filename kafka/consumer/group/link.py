@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional
 
 from kafka import errors
 from kafka.cluster import COORDINATOR_GROUP
+from kafka.consumer.group.metrics import CoordinatorMetrics
 from kafka.future import Future
 from kafka.protocol.apis import FIND_COORDINATOR
 from kafka.protocol.schema import Api
@@ -46,6 +47,8 @@ class CoordinatorLink:
         self._next_lookup = 0.0
         self._found_at = 0.0
         self.last_error: Optional[BaseException] = None
+        #: kafka-python's coordinator metrics, when enabled.
+        self.metrics: Optional[CoordinatorMetrics] = None
 
     @property
     def node(self) -> Optional[int]:
@@ -175,8 +178,12 @@ class CoordinatorLink:
         except errors.KafkaError as exc:
             return Future().failure(exc)
         if timeout_ms is None:
-            return self.client.send(node, request, api=api, version=version)
-        return self.client.send(node, request, api=api, version=version, timeout_ms=timeout_ms)
+            future = self.client.send(node, request, api=api, version=version)
+        else:
+            future = self.client.send(node, request, api=api, version=version, timeout_ms=timeout_ms)
+        if self.metrics is not None:
+            self.metrics.sent(api, future)
+        return future
 
     def wait(self, future: Future, deadline: float) -> bool:
         """Poll until ``future`` is done or ``deadline`` passes; return whether it is done."""
