@@ -6,7 +6,7 @@ they import nothing from this folder."""
 from __future__ import annotations
 
 import statistics
-from typing import Any, Dict, List, NamedTuple, Optional
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from _producer_child import WORKLOADS, Shape, make_shape
 
@@ -117,3 +117,14 @@ def plan_data(records: Optional[str], sizes: List[int], workloads: List[str], de
         count = int(records) if records and ":" not in records else workload_records[workload]
         out.append(DataSet(workload, workload, 0, shape, count, statistics.mean(map(len, shape.values))))
     return out
+
+
+def print_facade_ratios(pairs: List[Tuple[str, str, float, float]]) -> None:
+    """Print ``(sides, case, facade msg/s, native msg/s)`` as "facade / native" ratios of the medians."""
+    if not pairs:
+        return
+    print()
+    print("facade / native, same interpreter (ratio of the medians):")
+    for sides, case, mine, theirs in pairs:
+        print("  %-34s %-20s %.2fx (%s / %s msg/s)" % (sides, case, mine / theirs, "{:,.0f}".format(mine),
+                                                     "{:,.0f}".format(theirs)))

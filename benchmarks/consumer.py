@@ -123,7 +123,7 @@ import uuid
 from typing import Any, Dict, List, Optional, Tuple
 
 from _shared import (WORKLOAD_HELP, WORKLOAD_TEXT, DataSet, delete_topic, describe, fmt, parse_workloads,
-                     plan_data)
+                     plan_data, print_facade_ratios)
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
@@ -449,7 +449,7 @@ def print_table(rows: List[Row], sides: List[Side]) -> None:
 
 def facade_ratios(rows: List[Row]) -> None:
     """Print msg/s of each ours-confluent side over that of ours (same interpreter, style poll)."""
-    lines = []
+    lines: List[Tuple[str, str, float, float]] = []
     for row in rows:
         if row.side.client != "ours-confluent":
             continue
@@ -459,14 +459,9 @@ def facade_ratios(rows: List[Row]) -> None:
             continue
         mine, theirs = row.median_rate(), native.median_rate()
         if mine and theirs:
-            lines.append("  %-34s %6s %-5s %-6s %.2fx (%s / %s msg/s)" % (
-                "%s / %s" % (row.side.label, native.side.label), row.size, row.codec, row.mode, mine / theirs,
-                "{:,.0f}".format(mine), "{:,.0f}".format(theirs)))
-    if lines:
-        print()
-        print("facade / native, same interpreter (ratio of the medians):")
-        for line in lines:
-            print(line)
+            lines.append(("%s / %s" % (row.side.label, native.side.label),
+                          "%s %s %s" % (row.size, row.codec, row.mode), mine, theirs))
+    print_facade_ratios(lines)
 
 
 def main() -> None:

@@ -126,10 +126,10 @@ import subprocess
 import sys
 import time
 import uuid
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from _shared import (WORKLOAD_HELP, WORKLOAD_TEXT, DataSet, delete_topic, describe, fmt, parse_workloads,
-                     plan_data)
+                     plan_data, print_facade_ratios)
 from _venvs import HERE, ROOT, cpython_host, kafka_python_python, ours_python
 
 sys.path.insert(0, ROOT)
@@ -331,7 +331,7 @@ def print_table(rows: List[Row], sides: List[Side], args: argparse.Namespace) ->
 
 def facade_ratios(rows: List[Row]) -> None:
     """Print msg/s of each ours-confluent side over that of ours under the same interpreter."""
-    lines = []
+    lines: List[Tuple[str, str, float, float]] = []
     for row in rows:
         if row.side.client != "ours-confluent" or row.side.label.startswith("base"):
             continue
@@ -341,14 +341,9 @@ def facade_ratios(rows: List[Row]) -> None:
             continue
         mine, theirs = row.median_rate(), native.median_rate()
         if mine and theirs:
-            lines.append("  %-26s %6s %-5s %.2fx (%s / %s msg/s)" % (
-                "%s / %s" % (row.side.label, native.side.label), row.size, row.codec, mine / theirs,
-                "{:,.0f}".format(mine), "{:,.0f}".format(theirs)))
-    if lines:
-        print()
-        print("facade / native, same interpreter (ratio of the medians):")
-        for line in lines:
-            print(line)
+            lines.append(("%s / %s" % (row.side.label, native.side.label), "%s %s" % (row.size, row.codec),
+                          mine, theirs))
+    print_facade_ratios(lines)
 
 
 def main() -> None:
