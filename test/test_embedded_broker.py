@@ -142,3 +142,18 @@ def test_session_broker_fixture(broker: EmbeddedBroker) -> None:
     assert broker.running
     host, port = broker.bootstrap_servers.rsplit(":", 1)
     assert (host, int(port)) == (broker.host, broker.port)
+
+
+def test_an_answer_from_whoever_took_the_port_is_not_taken_for_ours(
+        broker: EmbeddedBroker, broker_binary: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another broker binds the port after the free-port check and before ours starts (as a
+    # parallel test worker can): its ApiVersions answer must not make start() return, since our
+    # process cannot bind; start() reports the taken port instead.
+    import kafka.testing.broker as broker_module
+
+    monkeypatch.setattr(broker_module, "port_in_use", lambda host, port: False)
+    late = EmbeddedBroker(port=broker.port, binary=broker_binary)
+    with pytest.raises(EmbeddedBrokerError, match="in use|could not bind|exited"):
+        late.start(timeout=5)
+    assert not late.running
+    assert API_VERSIONS in broker.api_versions()

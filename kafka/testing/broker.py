@@ -27,6 +27,10 @@ _WILDCARD_HOSTS = ("", "0.0.0.0", "::")
 _LOG_TAIL_LINES = 25
 _ANSI_ESCAPE = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _ADDRESS_IN_USE = ("Address in use", "AddrInUse", "address already in use")
+#: What Tansu writes once its listener is bound (not written when binding fails).
+_READY_LINE = re.compile(r"^ready in ", re.M)
+#: How long ApiVersions answers must keep coming, with our process alive, when no ready line is seen.
+_READY_WITHOUT_LINE_S = 1.0
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -319,6 +323,7 @@ class EmbeddedBroker:
         assert self._process is not None
         delay = 0.02
         last_error: Optional[BaseException] = None
+        answered_since: Optional[float] = None
         while True:
             if self._process.poll() is not None:
                 raise EmbeddedBrokerError(
@@ -333,7 +338,12 @@ class EmbeddedBroker:
                 if _mentions_address_in_use(tail):
                     # Whoever answered, it was not our process: it failed to bind.
                     raise EmbeddedBrokerError("the broker could not bind its port", tail)
-                return
+                # An answer alone may come from another broker that took the port between
+                # port_in_use() and our spawn (our process then fails to bind, a moment later).
+                now = time.monotonic()
+                answered_since = answered_since if answered_since is not None else now
+                if _READY_LINE.search(tail) or now - answered_since >= _READY_WITHOUT_LINE_S:
+                    return
             if time.monotonic() >= deadline:
                 raise EmbeddedBrokerError(
                     "the broker on {0} did not answer ApiVersions in time (last error: {1})"
