@@ -745,15 +745,8 @@ class AdminClient(Closable):
                 raise TypeError("Expected .set_config_dict to be dict, not %s" % type(r.set_config_dict).__name__)
             configs = _config_strings(r.set_config_dict, "set_config")
             prepared[r] = _engine_value(_engine_resource, r, configs)
-        specs, refused = _split(prepared)
-        validate_only = options.flag("validate_only")
-
-        def work(engine: Any) -> Dict[Any, Any]:
-            found = engine.alter_configs(list(specs.values()), validate_only=validate_only,
-                                         raise_error=False) if specs else {}
-            return {**self._by_resource(specs, found), **refused}
-
-        return self._run(resources, work, timeout_ms=request_ms, refused=_resources_error(resources))
+        return self._change_configs("alter_configs", resources, prepared, options, request_ms,
+                                    _resources_error(resources))
 
     def incremental_alter_configs(self, resources: List[ConfigResource],
                                   **kwargs: Any) -> Dict[ConfigResource, Future]:
@@ -769,19 +762,22 @@ class AdminClient(Closable):
             prepared[r] = _engine_value(_engine_resource, r, plan)
         refusal = refusal or _duplicates_error(resources, "Duplicate ConfigResource found") or \
             _resources_error(resources)
+        return self._change_configs("incremental_alter_configs", resources, prepared, options, request_ms, refusal)
+
+    def _change_configs(self, call: str, resources: List[ConfigResource], prepared: Dict[ConfigResource, Any],
+                        options: _Options, request_ms: float,
+                        refusal: Optional[KafkaException]) -> Dict[ConfigResource, Future]:
+        """Send the engine's ``call`` (``alter_configs`` or ``incremental_alter_configs``) for the resources
+        ``prepared`` holds an engine value for; those it holds a refusal for fail alone."""
         specs, refused = _split(prepared)
         validate_only = options.flag("validate_only")
 
         def work(engine: Any) -> Dict[Any, Any]:
-            found = engine.incremental_alter_configs(list(specs.values()), validate_only=validate_only,
-                                                     raise_error=False) if specs else {}
-            return {**self._by_resource(specs, found), **refused}
+            found = getattr(engine, call)(list(specs.values()), validate_only=validate_only,
+                                          raise_error=False) if specs else {}
+            return {**{r: found.get(spec.key) for r, spec in specs.items()}, **refused}
 
         return self._run(resources, work, timeout_ms=request_ms, refused=refusal)
-
-    @staticmethod
-    def _by_resource(specs: Dict[ConfigResource, Any], found: Dict[Any, Any]) -> Dict[Any, Any]:
-        return {r: found.get(spec.key) for r, spec in specs.items()}
 
     # -- ACLs --------------------------------------------------------------------------------------------------
 

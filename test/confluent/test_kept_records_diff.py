@@ -51,26 +51,6 @@ def test_a_record_is_sent_with_no_further_call(broker, ck, kc):
         assert producer.flush(30) == 0
 
 
-def test_a_record_waits_out_linger_ms_and_then_leaves(broker, ck, kc):
-    # The sender is asked for a turn within linger.ms rather than woken at once: the record must
-    # neither leave before its linger (as librdkafka's does not) nor wait much beyond it.
-    waited = {}
-    for lib in (ck, kc):
-        topic = new_topic(broker, partitions=1, prefix="kept-linger")
-        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 400})
-        producer.produce(topic, b"warm-up", partition=0)
-        producer.flush(30)
-        delivered = []
-        started = time.monotonic()
-        producer.produce(topic, b"lingers", partition=0,
-                         on_delivery=lambda err, msg: delivered.append(time.monotonic() - started))
-        while not delivered and time.monotonic() - started < 30:
-            producer.poll(0.01)
-        waited[lib.__name__] = delivered[0] if delivered else None
-    for name, seconds in waited.items():
-        assert seconds is not None and 0.35 <= seconds < 5, (name, seconds)
-
-
 def test_reports_across_many_batches_carry_each_record_s_offset(broker, ck, kc):
     results = {}
     for lib in (ck, kc):

@@ -344,8 +344,9 @@ def test_an_unknown_path_is_refused_alike(libs: Any, registry: SchemaRegistrySer
 # kafkawire's client cache
 # ---------------------------------------------------------------------------
 
-def test_the_cache_spares_requests(libs: Any, registry: SchemaRegistryServer) -> None:
-    import time
+def test_the_cache_spares_requests(libs: Any, registry: SchemaRegistryServer,
+                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from kafka.confluent.schema_registry import _cache
 
     _, ours = libs
     sr = ours["sr"]
@@ -363,7 +364,8 @@ def test_the_cache_spares_requests(libs: Any, registry: SchemaRegistryServer) ->
     client.get_latest_version("s")
     client.get_latest_version("s")
     assert len(registry.requests) == sent + 3
-    time.sleep(0.4)
+    later = _cache.clock() + 0.4  # past the latest version's time to live
+    monkeypatch.setattr(_cache, "clock", lambda: later)
     client.get_latest_version("s")
     assert len(registry.requests) == sent + 4
     client.clear_caches()

@@ -23,7 +23,7 @@ from kafka.protocol.apis.groups import (
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from kafka.testing.scripted_peer import NO_REPLY
-from test.support.peer_answers import offsets_at_zero
+from test.support.peer_answers import members_left, offsets_at_zero
 
 _Sub = CONSUMER_PROTOCOL_SUBSCRIPTION.cls
 _Asg = CONSUMER_PROTOCOL_ASSIGNMENT.cls
@@ -80,10 +80,8 @@ class _Coordinator:
         peer.on("JoinGroup", self.join)
         peer.on("SyncGroup", self.sync)
         peer.on("Heartbeat", lambda r: {"error_code": 0})
-        peer.on("LeaveGroup", lambda r: {"error_code": 0, "members": [
-            {"member_id": m.member_id, "group_instance_id": m.group_instance_id, "error_code": 0}
-            for m in r.body.members or ()]})
-        peer.on("OffsetFetch", self.offset_fetch)
+        peer.on("LeaveGroup", members_left)
+        peer.on("OffsetFetch", offsets_at_zero)
         peer.on("OffsetCommit", lambda r: {"topics": [
             {"name": t.name, "partitions": [{"partition_index": p.partition_index, "error_code": 0}
                                             for p in t.partitions]} for t in r.body.topics]})
@@ -101,8 +99,6 @@ class _Coordinator:
         mine = next((a.assignment for a in request.body.assignments if a.member_id == LEADER), b"")
         return {"error_code": 0, "protocol_type": "consumer", "protocol_name": request.body.protocol_name,
                 "assignment": mine}
-
-    offset_fetch = staticmethod(offsets_at_zero)
 
 
 def _assignments(request: Any) -> Dict[str, List[TopicPartition]]:

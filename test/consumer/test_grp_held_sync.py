@@ -22,7 +22,7 @@ from kafka.protocol.apis.groups import CONSUMER_PROTOCOL_ASSIGNMENT, encode_assi
 from kafka.structs import TopicPartition
 from kafka.testing import ScriptedPeer
 from kafka.testing.scripted_peer import NO_REPLY
-from test.support.peer_answers import offsets_at_zero
+from test.support.peer_answers import members_left, offsets_at_zero
 
 _Asg = CONSUMER_PROTOCOL_ASSIGNMENT.cls
 
@@ -38,10 +38,8 @@ class _HoldingCoordinator:
         peer.on("JoinGroup", self.join)
         peer.on("SyncGroup", self.sync)
         peer.on("Heartbeat", lambda r: {"error_code": 0})
-        peer.on("LeaveGroup", lambda r: {"error_code": 0, "members": [
-            {"member_id": m.member_id, "group_instance_id": m.group_instance_id, "error_code": 0}
-            for m in r.body.members or ()]})
-        peer.on("OffsetFetch", self.offset_fetch)
+        peer.on("LeaveGroup", members_left)
+        peer.on("OffsetFetch", offsets_at_zero)
         peer.on("Fetch", lambda r: NO_REPLY)
 
     def join(self, request: Any) -> Dict[str, Any]:
@@ -56,8 +54,6 @@ class _HoldingCoordinator:
         value = _Asg(assigned_partitions=[_Asg.TopicPartition(topic="t", partitions=[0, 1])], user_data=None)
         return {"error_code": 0, "protocol_type": "consumer", "protocol_name": request.body.protocol_name,
                 "assignment": encode_assignment(value, 0)}
-
-    offset_fetch = staticmethod(offsets_at_zero)
 
 
 def test_a_sync_held_past_the_session_timeout_keeps_the_member_and_its_assignment():

@@ -39,3 +39,10 @@ def offsets_at_zero(request: ReceivedRequest) -> Dict[str, Any]:
         return {"groups": [{"group_id": g.group_id, "error_code": 0, "topics": topics(g.topics)}
                            for g in request.body.groups]}
     return {"error_code": 0, "topics": topics(request.body.topics)}
+
+
+def members_left(request: ReceivedRequest) -> Dict[str, Any]:
+    """A LeaveGroup answer letting every member named in ``request`` leave."""
+    return {"error_code": 0, "members": [
+        {"member_id": m.member_id, "group_instance_id": m.group_instance_id, "error_code": 0}
+        for m in request.body.members or ()]}

@@ -18,6 +18,9 @@ from kafka.confluent.schema_registry._model import RegisteredSchema, Schema
 
 V = TypeVar("V")
 
+#: The clock entries' ages are read from (a module attribute, so that tests can move it on).
+clock = time.monotonic
+
 
 class BoundedCache(Generic[V]):
     """A thread-safe mapping of at most ``capacity`` entries, each kept at most ``ttl`` seconds (None: no limit)."""
@@ -34,7 +37,7 @@ class BoundedCache(Generic[V]):
             entry = self._entries.get(key)
             if entry is None:
                 return None
-            if self._ttl is not None and time.monotonic() - entry[0] >= self._ttl:
+            if self._ttl is not None and clock() - entry[0] >= self._ttl:
                 del self._entries[key]
                 return None
             self._entries.move_to_end(key)
@@ -43,7 +46,7 @@ class BoundedCache(Generic[V]):
     def set(self, key: Hashable, value: V) -> None:
         """Keep ``value`` for ``key``, dropping the least recently used entry when full."""
         with self._lock:
-            self._entries[key] = (time.monotonic(), value)
+            self._entries[key] = (clock(), value)
             self._entries.move_to_end(key)
             while len(self._entries) > self._capacity:
                 self._entries.popitem(last=False)
