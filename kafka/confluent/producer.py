@@ -14,16 +14,15 @@ from __future__ import annotations
 import collections
 import logging
 import random
-import sys
 import threading
 import time
-from operator import itemgetter
 from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
 
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._closing import Closable
+from kafka.confluent._kept_records import KeptRun, Record, ReportGroup
 from kafka.confluent._log_forward import client_name, forwarder_for, threads_named
 from kafka.confluent._produce_batch import produce_batch
 from kafka.confluent._stats import statistics
@@ -32,7 +31,6 @@ from kafka.confluent.errors import KafkaError, KafkaException, fatal_from_engine
 from kafka.confluent.message import Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
 from kafka.producer.accumulator import new_lock
-from kafka.producer.batch import ValueColumns
 from kafka.producer.future import ProduceResult
 from kafka.producer.kafka import KafkaProducer
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
@@ -142,39 +140,6 @@ def _too_large() -> KafkaException:
 #: Records kept back before produce() hands them to the engine itself (the sender takes them earlier).
 _HAND_OVER_AT = 512
 
-_Record = Tuple[int, Optional[bytes], Optional[bytes], Any]
-#: What a delivery report needs besides the record: (callback, monotonic time of produce(), bytes counted).
-_Extra = Tuple[Optional[Callable[..., Any]], float, int]
-
-
-if sys.implementation.name == "pypy":
-    # The JIT runs plain loops over the tuples faster than map(itemgetter) (an app-level call per item).
-    def _bytes_of(extras: List[_Extra]) -> int:
-        """The bytes the records of ``extras`` count in ``queue.buffering.max.kbytes``."""
-        total = 0
-        for extra in extras:
-            total += extra[2]
-        return total
-
-    def _any_callback(extras: List[_Extra]) -> bool:
-        """Whether any record of ``extras`` has a delivery report callback."""
-        for extra in extras:
-            if extra[0] is not None:
-                return True
-        return False
-else:
-    _EXTRA_CALLBACK, _EXTRA_SIZE = itemgetter(0), itemgetter(2)
-
-    def _bytes_of(extras: List[_Extra]) -> int:
-        """The bytes the records of ``extras`` count in ``queue.buffering.max.kbytes``."""
-        return sum(map(_EXTRA_SIZE, extras))
-
-    def _any_callback(extras: List[_Extra]) -> bool:
-        """Whether any record of ``extras`` has a delivery report callback."""
-        callbacks = list(map(_EXTRA_CALLBACK, extras))
-        return callbacks.count(None) != len(callbacks)
-
-
 def _linger_outlasts_timeout(config: confmod.Config) -> bool:
     """Whether ``linger.ms`` reaches the message timeout (librdkafka's rules; 0 means no timeout).
 
@@ -199,62 +164,31 @@ def _linger_outlasts_timeout(config: confmod.Config) -> bool:
 class _Waiting:
     """A record produced before its topic's metadata was known."""
 
-    __slots__ = ("partition", "record", "extra", "purged")
+    __slots__ = ("partition", "record", "data_bytes", "callback", "started", "purged")
 
-    def __init__(self, partition: int, record: _Record, extra: _Extra) -> None:
+    def __init__(self, partition: int, record: Record, data_bytes: int,
+                 callback: Optional[Callable[..., Any]], started: float) -> None:
         self.partition = partition
         self.record = record
-        self.extra = extra
+        self.data_bytes = data_bytes
+        self.callback = callback
+        self.started = started
         self.purged = False
 
-
-class _Run:
-    """Records of one partition kept back, in produce() order, until they are handed to the engine."""
-
-    __slots__ = ("records", "sizes", "extras")
-
-    def __init__(self) -> None:
-        self.records: List[_Record] = []
-        self.sizes: List[int] = []
-        self.extras: List[_Extra] = []
+    def alone(self) -> KeptRun:
+        """The record as a run of its own."""
+        run = KeptRun(self.started)
+        _keep_in(run, self.record, self.data_bytes, self.callback, self.started)
+        return run
 
 
-class _Delivery:
-    """Delivery reports to serve: records of one partition that share an outcome.
-
-    Either a run of records in one engine batch (``result`` is its
-    :class:`~kafka.producer.future.ProduceResult`; record ``i`` has offset
-    ``base offset + first + i``) or records that failed here (``error``).
-    """
-
-    __slots__ = ("topic", "partition", "records", "extras", "result", "first", "error", "skip")
-
-    def __init__(self, topic: str, partition: int, records: List[_Record], extras: List[_Extra],
-                 result: Optional[ProduceResult], first: int, error: Optional[KafkaError],
-                 skip: int = 0) -> None:
-        self.topic = topic
-        self.partition = partition
-        self.records = records
-        self.extras = extras
-        self.result = result
-        self.first = first
-        self.error = error
-        #: Leading records whose report was served already (the group's callback raised there).
-        self.skip = skip
-
-    def by_outcome(self) -> List["_Delivery"]:
-        """The group, or the groups of its records by the half batch that wrote them when the batch was split."""
-        result = self.result
-        if result is None or result.parts is None:
-            return [self]
-        groups = []
-        start = 0
-        for leaf, first, count in result.leaves(self.first, len(self.records)):
-            groups.append(_Delivery(self.topic, self.partition, self.records[start:start + count],
-                                    self.extras[start:start + count], leaf, first, self.error,
-                                    skip=min(max(self.skip - start, 0), count)))
-            start += count
-        return groups
+def _keep_in(run: KeptRun, record: Record, data_bytes: int, callback: Optional[Callable[..., Any]],
+             started: float) -> None:
+    """Add ``record`` to ``run`` with its estimated size in a batch."""
+    stamp, key, value, headers = record
+    run.add(stamp, key, value, headers, data_bytes,
+            RECORD_OVERHEAD + data_bytes if headers is None else estimate_record_size(key, value, headers),
+            callback, started)
 
 
 class Producer(Closable):
@@ -320,7 +254,7 @@ class Producer(Closable):
         # Held while records pass to the engine, so that they reach it in produce() order
         # (and abort_transaction/purge see none half-way); reentrant for abort_transaction.
         self._handing_over = threading.RLock()
-        self._reports: Deque[_Delivery] = collections.deque()
+        self._reports: Deque[ReportGroup] = collections.deque()
         self._reports_ready = threading.Condition(self._lock)
         self._report_waiters = 0
         self._count = 0
@@ -335,10 +269,10 @@ class Producer(Closable):
         self._refresh_every = min(_REFRESH_EVERY, refresh_ms / 1000.0) if refresh_ms > 0 else _REFRESH_EVERY
         self._closed = False
         self._fatal_reported = False
-        self._unsent: Dict[Tuple[str, int], _Run] = {}
+        self._unsent: Dict[Tuple[str, int], KeptRun] = {}
         # (topic, partition, run) of the run produce() added to last, while it is in _unsent: a
         # run of records for one partition skips building and hashing the tuple key.
-        self._recent_run: Optional[Tuple[str, int, _Run]] = None
+        self._recent_run: Optional[Tuple[str, int, KeptRun]] = None
         self._unsent_count = 0
         self._transactional = bool(self._config.get("transactional.id"))
         # A transactional producer's first record of a partition waits for the coordinator: that
@@ -386,8 +320,7 @@ class Producer(Closable):
                 size > self._max_record_data or (record_headers is not None and
                                                  size + _headers_wire_size(record_headers) > self._max_record_data)):
             raise _too_large()
-        record = (timestamp if timestamp > 0 else int(_time() * 1000), key_bytes, value_bytes, record_headers)
-        extra = (report_to, started, size)
+        stamp = timestamp if timestamp > 0 else int(_time() * 1000)
         with self._lock:
             if self._count >= self._max_messages or self._bytes + size > self._max_bytes:
                 raise BufferError(KafkaError(KafkaError._QUEUE_FULL).str())  # type: ignore[attr-defined]
@@ -395,7 +328,8 @@ class Producer(Closable):
             if partitions is None or (self._waiting and topic in self._waiting):
                 self._count += 1
                 self._bytes += size
-                self._wait_for_metadata(topic, _Waiting(partition, record, extra))
+                self._wait_for_metadata(topic, _Waiting(partition, (stamp, key_bytes, value_bytes, record_headers),
+                                                        size, report_to, started))
                 return
             if started > self._refresh_at[topic]:
                 self._refresh_at[topic] = started + self._refresh_every
@@ -409,20 +343,20 @@ class Producer(Closable):
                     "Unable to produce message: Local: Unknown partition"))
             self._count += 1
             self._bytes += size
-            # Kept back for the next hand-over: _keep, written out here because this runs for
-            # every record (the call cost a few per cent of produce()'s time at 100 B).
+            # Kept back for the next hand-over (_keep's work, with the run of the previous record
+            # found without building and hashing a key).
             recent = self._recent_run
             if recent is not None and recent[0] is topic and recent[1] == partition:
                 run = recent[2]
             else:
                 run = self._unsent.get((topic, partition))  # type: ignore[assignment]
                 if run is None:
-                    run = self._unsent[(topic, partition)] = _Run()
+                    run = self._unsent[(topic, partition)] = KeptRun(started)
                 self._recent_run = (topic, partition, run)
-            run.records.append(record)
-            run.sizes.append(RECORD_OVERHEAD + size if record_headers is None
-                             else estimate_record_size(key_bytes, value_bytes, record_headers))
-            run.extras.append(extra)
+            run.add(stamp, key_bytes, value_bytes, record_headers, size,
+                    RECORD_OVERHEAD + size if record_headers is None
+                    else estimate_record_size(key_bytes, value_bytes, record_headers),
+                    report_to, started)
             kept = self._unsent_count = self._unsent_count + 1
         if kept >= self._hand_over_at:
             self._hand_over_unsent()
@@ -462,16 +396,12 @@ class Producer(Closable):
         return produce_batch(self.produce, topic, messages, partition,
                              callback if callback is not None else on_delivery)
 
-    def _keep(self, topic: str, partition: int, record: _Record, extra: _Extra) -> None:
-        """Keep a partitioned record back for the next hand-over (called with the lock held)."""
+    def _keep(self, topic: str, partition: int, waiting: _Waiting) -> None:
+        """Keep a record that waited for metadata back for the next hand-over (called with the lock held)."""
         run = self._unsent.get((topic, partition))
         if run is None:
-            run = self._unsent[(topic, partition)] = _Run()
-        run.records.append(record)
-        headers = record[3]
-        run.sizes.append(RECORD_OVERHEAD + extra[2] if headers is None
-                         else estimate_record_size(record[1], record[2], headers))
-        run.extras.append(extra)
+            run = self._unsent[(topic, partition)] = KeptRun(waiting.started)
+        _keep_in(run, waiting.record, waiting.data_bytes, waiting.callback, waiting.started)
         self._unsent_count += 1
 
     def _choose(self, topic: str, key: Optional[bytes], partitions: List[int], sticky: bool) -> int:
@@ -507,29 +437,21 @@ class Producer(Closable):
             for (topic, partition), run in runs.items():
                 self._queue(topic, partition, run)
 
-    def _queue(self, topic: str, partition: int, run: _Run) -> None:
+    def _queue(self, topic: str, partition: int, run: KeptRun) -> None:
         """Hand ``run`` to the engine; register one report group per batch its records land in."""
         placed: List[Tuple[ProduceResult, int, int]] = []
-        records, extras = run.records, run.extras
         failure: Optional[BaseException] = None
         try:
-            # Records without key and headers go as columns, which the batches keep and encode as such.
-            self._engine.queue_prepared(topic, partition, ValueColumns.from_records(records) or records, run.sizes,
-                                        placed, since=extras[0][1])
+            self._engine.queue_prepared(topic, partition, run.for_engine(), run.sizes, placed, since=run.since)
         except Exception as exc:  # noqa: BLE001 - reported to the application, like librdkafka does
             failure = exc
         start = 0
         for result, first, count in placed:
-            if start == 0 and count == len(records):
-                group = _Delivery(topic, partition, records, extras, result, first, None)
-            else:
-                group = _Delivery(topic, partition, records[start:start + count], extras[start:start + count],
-                                  result, first, None)
+            result.on_done(self._batch_done, ReportGroup(topic, partition, run, start, start + count, result, first,
+                                                         None))
             start += count
-            result.on_done(self._batch_done, group)
-        if failure is not None and start < len(records):
-            self._fail(_Delivery(topic, partition, records[start:], extras[start:], None, 0,
-                                 self._delivery_error(failure)))
+        if failure is not None and start < len(run):
+            self._fail(ReportGroup(topic, partition, run, start, len(run), None, 0, self._delivery_error(failure)))
 
     def _wait_for_metadata(self, topic: str, waiting: _Waiting) -> None:
         """Queue a record of a topic whose metadata is not known yet (called with the lock held)."""
@@ -587,10 +509,10 @@ class Producer(Closable):
                         partition = waiting.partition
                         if partition == PARTITION_UA:
                             partition = self._choose(topic, waiting.record[1], partitions, sticky=False)
-                        self._keep(topic, partition, waiting.record, waiting.extra)
+                        self._keep(topic, partition, waiting)
                 for waiting in failed:
-                    self._fail(_Delivery(topic, waiting.partition, [waiting.record], [waiting.extra], None, 0,
-                                         error or KafkaError(KafkaError._UNKNOWN_PARTITION)))  # type: ignore[attr-defined]
+                    self._fail(ReportGroup(topic, waiting.partition, waiting.alone(), 0, 1, None, 0,
+                                           error or KafkaError(KafkaError._UNKNOWN_PARTITION)))  # type: ignore[attr-defined]
                 self._hand_over_unsent()
 
     def _delivery_error(self, exc: BaseException) -> KafkaError:
@@ -605,7 +527,7 @@ class Producer(Closable):
             return KafkaError(KafkaError._MSG_TIMED_OUT)  # type: ignore[attr-defined]
         return from_engine(exc)
 
-    def _batch_done(self, group: _Delivery) -> None:
+    def _batch_done(self, group: ReportGroup) -> None:
         """The engine's hook, on its sender thread, once per batch: queue the batch's reports."""
         # No lock unless poll()/flush() waits. (_serve counts itself as a waiter before it
         # looks at the queue, so no wake-up is lost.)
@@ -614,13 +536,13 @@ class Producer(Closable):
             with self._lock:
                 self._reports_ready.notify_all()
 
-    def _fail(self, group: _Delivery) -> None:
+    def _fail(self, group: ReportGroup) -> None:
         """Queue reports for records that failed here, not in the engine."""
         self._batch_done(group)
 
     def _queued_reports(self) -> int:
         """Delivery reports queued and not served yet."""
-        return sum(len(group.records) for group in list(self._reports))
+        return sum(map(len, list(self._reports)))
 
     # -- serving events ----------------------------------------------------------------------
 
@@ -655,7 +577,7 @@ class Producer(Closable):
         now = _monotonic()
         new_message = tuple.__new__
         for index, group in enumerate(groups):
-            topic, partition, records, extras = group.topic, group.partition, group.records, group.extras
+            topic, partition, run, start, stop = group.topic, group.partition, group.run, group.start, group.stop
             error = group.error
             result = group.result
             base = -1
@@ -674,46 +596,48 @@ class Producer(Closable):
             if outcome != previous:
                 served += 1
                 previous = outcome
+            data_bytes = run.bytes_between(start, stop)
             with lock:
-                self._count -= len(records)
-                self._bytes -= _bytes_of(extras)
-            self._reports_served += len(records)
-            if (only_errors and error is None) or not _any_callback(extras):
+                self._count -= stop - start
+                self._bytes -= data_bytes
+            self._reports_served += stop - start
+            if (only_errors and error is None) or not run.has_callback_between(start, stop):
                 continue
             shown_partition = partition if partition != PARTITION_UA else None
             stamp_type = 1 if append_time >= 0 else 0  # the row's: 0 create time, 1 log-append time
-            skip = group.skip
-            for i, (record, extra) in enumerate(zip(records, extras)):
-                callback = extra[0]
-                if callback is None or i < skip:
+            callbacks, started, stamps, values = run.callbacks, run.started, run.stamps, run.values
+            keys = run.keys
+            for i in range(start + group.skip, stop):
+                callback = callbacks[i]  # type: ignore[index]
+                if callback is None:
                     continue
                 message = new_message(Message, (
-                    topic, shown_partition, -1, None if error is not None else (base + i if base >= 0 else -1),
-                    append_time if stamp_type else record[0], stamp_type, record[1], record[2],
-                    None, None, -1, -1, -1))
+                    topic, shown_partition, -1,
+                    None if error is not None else (base + i - start if base >= 0 else -1),
+                    append_time if stamp_type else stamps[i], stamp_type, keys[i] if keys is not None else None,
+                    values[i], None, None, -1, -1, -1))
                 if error is not None:
                     message._error = error
-                message._latency = now - extra[1]
+                message._latency = now - started[i]  # type: ignore[index]
                 try:
                     callback(error, message)
                 except BaseException:
                     # As librdkafka does, the rest are served at the next poll(), and until
                     # then len() counts them and the record whose callback raised.
-                    self._put_back(groups[index + 1:], _Delivery(
-                        topic, partition, records[i:], extras[i:], result, group.first + i, group.error, skip=1))
+                    self._put_back(groups[index + 1:], group.rest_from(i))
                     raise
         if self._log_forward is not None:
             self._log_forward.serve()
         self._maybe_stats()
         return served
 
-    def _put_back(self, groups: List[_Delivery], rest: _Delivery) -> None:
+    def _put_back(self, groups: List[ReportGroup], rest: ReportGroup) -> None:
         """Queue ``rest`` (counted again in len()) and then ``groups`` before any other reports."""
         with self._lock:
-            self._count += len(rest.records)
-            self._bytes += _bytes_of(rest.extras)
+            self._count += len(rest)
+            self._bytes += rest.data_bytes()
             self._reports.extendleft(reversed([rest] + groups))
-        self._reports_served -= len(rest.records)
+        self._reports_served -= len(rest)
 
     def _raise_fatal(self, fatal: BaseException) -> None:
         """Raise the producer's fatal error from poll(), once, as confluent-kafka does."""
@@ -795,20 +719,20 @@ class Producer(Closable):
         self._check_open()
         with self._handing_over:
             if in_queue:
-                failed: List[_Delivery] = []
+                failed: List[ReportGroup] = []
                 with self._lock:
                     for topic, queue in self._waiting.items():
                         for waiting in queue:
                             waiting.purged = True
-                            failed.append(_Delivery(topic, waiting.partition, [waiting.record], [waiting.extra],
-                                                    None, 0, KafkaError(KafkaError._PURGE_QUEUE)))  # type: ignore[attr-defined]
+                            failed.append(ReportGroup(topic, waiting.partition, waiting.alone(), 0, 1, None, 0,
+                                                      KafkaError(KafkaError._PURGE_QUEUE)))  # type: ignore[attr-defined]
                     self._waiting.clear()
                     runs, self._unsent = self._unsent, {}
                     self._recent_run = None
                     self._unsent_count = 0
                 for (topic, partition), run in runs.items():
-                    failed.append(_Delivery(topic, partition, run.records, run.extras, None, 0,
-                                            KafkaError(KafkaError._PURGE_QUEUE)))  # type: ignore[attr-defined]
+                    failed.append(ReportGroup(topic, partition, run, 0, len(run), None, 0,
+                                              KafkaError(KafkaError._PURGE_QUEUE)))  # type: ignore[attr-defined]
                 for group in failed:
                     self._fail(group)
             if in_queue or in_flight:

@@ -175,3 +175,31 @@ def test_runs_of_partitions_and_equal_topic_strings_keep_each_partition_s_order(
     expected = {p: [b"v-%d" % i for i in range(900) if (i // 7) % 3 == p] for p in range(3)}
     assert results["confluent_kafka"] == expected
     assert results["kafka.confluent"] == expected
+
+
+def test_delivered_records_give_their_bytes_back_to_the_queue_limit(broker, ck, kc):
+    """Records spread over many batches, with and without keys and callbacks, free what they counted.
+
+    Each round fills most of ``queue.buffering.max.kbytes`` and flushes; a
+    round that found bytes of an earlier one still counted would get a
+    BufferError.
+    """
+    results = {}
+    for lib in (ck, kc):
+        topic = new_topic(broker, partitions=2, prefix="kept-bytes")
+        producer = lib.Producer({"bootstrap.servers": broker.bootstrap_servers, "linger.ms": 5,
+                                 "batch.size": 1000, "queue.buffering.max.kbytes": 32})
+        outcome = []
+        reports = []
+        for round_number in range(6):
+            refused = 0
+            for i in range(200):
+                key = b"key-%d" % i if (i + round_number) % 3 == 0 else None
+                callback = (lambda err, msg: reports.append(err)) if i % 5 == 0 else None
+                try:
+                    producer.produce(topic, b"v" * (60 + i % 90), key=key, partition=i % 2, on_delivery=callback)
+                except BufferError:
+                    refused += 1
+            outcome.append((refused, producer.flush(30)))
+        results[lib.__name__] = (outcome, len(reports), reports.count(None))
+    assert results["kafka.confluent"] == results["confluent_kafka"] == ([(0, 0)] * 6, 240, 240)
