@@ -16,7 +16,7 @@ import logging
 import random
 import threading
 import time
-from typing import Any, Callable, Deque, Dict, List, Optional, Tuple
+from typing import Any, Callable, Deque, Dict, List, Optional, Set, Tuple
 
 from kafka import errors as engine_errors
 from kafka.confluent import config as confmod
@@ -314,7 +314,6 @@ class Producer(Closable):
             self._check_can_produce()
         if report_to is None:
             report_to = self._on_delivery
-        started = _monotonic()
         size = (len(key_bytes) if key_bytes else 0) + (len(value_bytes) if value_bytes else 0)
         if size + headers_bound > self._max_record_data and (
                 size > self._max_record_data or (record_headers is not None and
@@ -329,15 +328,12 @@ class Producer(Closable):
                 self._count += 1
                 self._bytes += size
                 self._wait_for_metadata(topic, _Waiting(partition, (stamp, key_bytes, value_bytes, record_headers),
-                                                        size, report_to, started))
+                                                        size, report_to, _monotonic()))
                 return
-            if started > self._refresh_at[topic]:
-                self._refresh_at[topic] = started + self._refresh_every
-                threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
-                                 name="kafkawire-confluent-refresh-%s" % topic).start()
             if partition == PARTITION_UA:
                 partition = self._choose(topic, key_bytes, partitions, sticky=True)
             elif partition not in partitions:
+                self._refresh_due_topics({topic})  # the partition may be new
                 raise KafkaException(KafkaError(
                     KafkaError._UNKNOWN_PARTITION,  # type: ignore[attr-defined]
                     "Unable to produce message: Local: Unknown partition"))
@@ -351,12 +347,12 @@ class Producer(Closable):
             else:
                 run = self._unsent.get((topic, partition))  # type: ignore[assignment]
                 if run is None:
-                    run = self._unsent[(topic, partition)] = KeptRun(started)
+                    run = self._unsent[(topic, partition)] = KeptRun(_monotonic())
                 self._recent_run = (topic, partition, run)
             run.add(stamp, key_bytes, value_bytes, record_headers, size,
                     RECORD_OVERHEAD + size if record_headers is None
                     else estimate_record_size(key_bytes, value_bytes, record_headers),
-                    report_to, started)
+                    report_to, _monotonic() if report_to is not None else 0.0)
             kept = self._unsent_count = self._unsent_count + 1
         if kept >= self._hand_over_at:
             self._hand_over_unsent()
@@ -434,8 +430,22 @@ class Producer(Closable):
                 runs, self._unsent = self._unsent, {}
                 self._recent_run = None
                 self._unsent_count = 0
+                self._refresh_due_topics({topic for topic, _ in runs})
             for (topic, partition), run in runs.items():
                 self._queue(topic, partition, run)
+
+    def _refresh_due_topics(self, topics: Set[str]) -> None:
+        """Look again at the partition count of each of ``topics`` not looked at for a while (lock held).
+
+        Done when kept records are handed over rather than in produce(): a
+        few times a second at most, instead of a clock read per record.
+        """
+        now = _monotonic()
+        for topic in topics:
+            if now > self._refresh_at.get(topic, now):
+                self._refresh_at[topic] = now + self._refresh_every
+                threading.Thread(target=self._refresh_topic, args=(topic,), daemon=True,
+                                 name="kafkawire-confluent-refresh-%s" % topic).start()
 
     def _queue(self, topic: str, partition: int, run: KeptRun) -> None:
         """Hand ``run`` to the engine; register one report group per batch its records land in."""
