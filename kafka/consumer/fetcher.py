@@ -42,7 +42,7 @@ from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
 from kafka.record.batch import RecordBatch
-from kafka.record.record import ControlRecord, ControlRecordType, Record
+from kafka.record.record import ControlRecord, ControlRecordType, Record, RecordHeaders
 from kafka.record.rows import OFFSET
 from kafka.serializer import Conversion, conversion
 from kafka.structs import OffsetAndTimestamp, TopicPartition
@@ -56,8 +56,10 @@ READ_UNCOMMITTED, READ_COMMITTED = int(IsolationLevel.READ_UNCOMMITTED), int(Iso
 class ConsumerRecord(NamedTuple):
     """A record as the consumer returns it.
 
-    ``headers`` is a tuple of ``(str, bytes | None)`` pairs, ``()`` for a
-    record without headers.  The record readers build these tuples straight
+    ``headers`` is a :class:`~kafka.record.record.RecordHeaders` of
+    ``(str, bytes | None)`` pairs (equal to kafka-python's list),
+    :data:`~kafka.record.record.NO_HEADERS` for a record without headers.
+    The record readers build these tuples straight
     from the bytes, by position: the fields are those of
     :data:`kafka.record.rows.ROW_FIELDS`, in that order.
     """
@@ -70,7 +72,7 @@ class ConsumerRecord(NamedTuple):
     timestamp_type: int
     key: Any
     value: Any
-    headers: Tuple[Tuple[str, Optional[bytes]], ...]
+    headers: RecordHeaders
     checksum: Optional[int]
     serialized_key_size: int
     serialized_value_size: int

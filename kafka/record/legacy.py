@@ -36,7 +36,7 @@ from kafka.errors import (
 )
 from kafka.record import codecs
 from kafka.record.crc import crc32
-from kafka.record.record import NO_TIMESTAMP, BytesLike, Header, Record, TimestampType
+from kafka.record.record import NO_HEADERS, NO_TIMESTAMP, BytesLike, Header, Record, TimestampType
 
 __all__ = ["LegacyRecordBatch", "LegacyRecordBatchBuilder", "encode_message"]
 
@@ -259,7 +259,7 @@ class LegacyRecordBatch:
     def _decode(self, check_crcs: bool) -> List[Record]:
         if not self.compression_type:
             return [
-                Record(self.offset, self.timestamp, self.timestamp_type, self.key, self.value, ())
+                Record(self.offset, self.timestamp, self.timestamp_type, self.key, self.value, NO_HEADERS)
             ]
         if self.value is None:
             raise CorruptRecordError("compressed message at offset %d has no value" % self.offset)
@@ -302,7 +302,7 @@ class LegacyRecordBatch:
                 ts_type = TimestampType.NO_TIMESTAMP_TYPE
             else:
                 ts_type = TimestampType.CREATE_TIME
-            records.append(Record(offset, timestamp, ts_type, key, value, ()))
+            records.append(Record(offset, timestamp, ts_type, key, value, NO_HEADERS))
         return records
 
     def __repr__(self) -> str:

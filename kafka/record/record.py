@@ -9,7 +9,7 @@ construct them with ``tuple.__new__`` directly, without a Python-level
 from __future__ import annotations
 
 import struct
-from typing import NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Tuple, Union
 
 from kafka.errors import CorruptRecordError
 
@@ -68,6 +68,47 @@ class ControlRecordType:
     }
 
 
+if TYPE_CHECKING:
+    _HeaderTuple = Tuple[Header, ...]
+else:
+    _HeaderTuple = tuple  # not typing's Tuple, which would add Generic to the class's bases
+
+
+class RecordHeaders(_HeaderTuple):
+    """A record's headers: ``(str, bytes | None)`` pairs, in the order they were written.
+
+    An immutable sequence that compares equal to a list of the same pairs
+    and prints as one, so that code written for kafka-python, whose records
+    carry a list (``record.headers == []``, ``== [("k", b"v")]``), reads
+    ours unchanged; it is also equal to the tuple of the same pairs.
+    Records read are immutable, so their headers are too: ``list(headers)``
+    gives a list to change. Records without headers share one empty
+    instance, :data:`NO_HEADERS`.
+    """
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is list:
+            return tuple.__eq__(self, tuple(other))
+        return tuple.__eq__(self, other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    __hash__ = tuple.__hash__
+
+    def __repr__(self) -> str:
+        return repr(list(self))
+
+    def __reduce__(self) -> Any:
+        return (RecordHeaders, (tuple(self),))
+
+
+#: The headers of every record that has none.
+NO_HEADERS = RecordHeaders()
+
+
 class Record(NamedTuple):
     """One record read from a batch."""
 
@@ -81,10 +122,9 @@ class Record(NamedTuple):
     key: Optional[bytes]
     #: The value bytes, or ``None`` (a tombstone).
     value: Optional[bytes]
-    #: A tuple of ``(str, bytes | None)`` pairs, ``()`` when the record has
-    #: none (always before v2). A tuple, not a list: records read are
-    #: immutable, and one shared empty tuple costs nothing per record.
-    headers: Tuple[Header, ...]
+    #: The record's :class:`RecordHeaders`, :data:`NO_HEADERS` when it has
+    #: none (always before v2).
+    headers: RecordHeaders
 
 
 class ControlRecord(NamedTuple):
@@ -101,7 +141,7 @@ class ControlRecord(NamedTuple):
     timestamp_type: int
     key: Optional[bytes]
     value: Optional[bytes]
-    headers: Tuple[Header, ...]
+    headers: RecordHeaders
     control_type: int
     version: int
     coordinator_epoch: Optional[int]

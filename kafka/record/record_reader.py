@@ -20,7 +20,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from kafka.errors import CorruptRecordError
 from kafka.record import uniform_runs
-from kafka.record.record import Header, Record
+from kafka.record.record import NO_HEADERS, Header, Record, RecordHeaders
 from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR_ROWS, decode_varint, decode_varlong
 
 __all__ = ["RecordReader", "decode_each"]
@@ -61,7 +61,7 @@ def _header_size(headers: Tuple[Header, ...]) -> int:
     return sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0) for k, v in headers)
 
 
-def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[Tuple[Header, ...], int]:
+def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[RecordHeaders, int]:
     count, pos = decode_varint(buf, pos)
     if count < 0 or 2 * count > rec_end - pos:
         raise CorruptRecordError("invalid record header count %d" % count)
@@ -86,7 +86,7 @@ def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[Tuple[Header, .
         else:
             raise CorruptRecordError("invalid record header value length %d" % vlen)
         headers.append((hkey, hvalue))
-    return tuple(headers), pos
+    return RecordHeaders(headers), pos
 
 
 #: Header keys met so far, by their bytes: a batch's records mostly share a
@@ -292,7 +292,8 @@ def decode_each(
         base_ts = append_ts  # type: ignore[assignment]
     ts_one = _one_byte_timestamps(base_ts, log_append)
     p0, p1, p2 = prefix if row_cls is not None else (None, None, None)
-    no_headers: Tuple[Header, ...] = ()
+    no_headers = NO_HEADERS
+    headers_cls = RecordHeaders
     key_end = _KEY_END
     value_end = _VALUE_END
     short_length = _SHORT_LENGTH
@@ -394,7 +395,7 @@ def decode_each(
                 raise _bad_length("record value", vlen)
             b = rec[at]
             if not b:
-                headers = no_headers
+                headers: Optional[Tuple[Header, ...]] = no_headers
                 hsize = -1  # serialized header size, -1 without headers (as kafka-python)
                 if at + 1 != length:
                     raise _fields_end(at + 1 - length)
@@ -458,6 +459,8 @@ def decode_each(
                     if hend != pos:
                         raise _fields_end(hend - pos)
                     hsize = _header_size(headers)
+                else:
+                    headers = new(headers_cls, headers)
             if row_cls is None:
                 out[i] = new(record_cls, (base_offset + offset_delta, timestamp, ts_type, key, value, headers))
             else:

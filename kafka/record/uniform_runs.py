@@ -27,6 +27,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from kafka.errors import CorruptRecordError
 from kafka.record.rows import PREFIX_FIELDS, ROW_FIELDS
+from kafka.record.record import NO_HEADERS
 from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR, decode_varint, decode_varlong
 
 __all__ = ["Layout", "probe", "run_length", "build_run", "MIN_RUN", "ENABLED"]
@@ -275,7 +276,7 @@ def build_run(
         keys = repeat(None)
     values: Any = map(itemgetter(at), fields) if layout.value_len >= 0 else repeat(None)
     offsets = range(first_offset, first_offset + count)
-    headers = repeat(())  # no headers: the same immutable empty tuple for every record
+    headers = repeat(NO_HEADERS)  # no headers: the same immutable empty sequence for every record
     if prefix:
         columns: Dict[str, Any] = dict(zip(PREFIX_FIELDS, map(repeat, prefix)))
         columns.update(

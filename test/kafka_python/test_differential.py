@@ -62,6 +62,7 @@ def _produce_checks(out: Dict[str, Any]) -> None:
 def _consume_checks(out: Dict[str, Any]) -> None:
     assert len(out["records"]) == 9
     assert out["records"][0][1:6] == [0, 0, "k0", {"p": 0, "j": 0}, [["h", "v0"]]]
+    assert out["records"][0][10:] == [True, True, "[('h', b'v0')]"]
 
 
 def _commit_checks(out: Dict[str, Any]) -> None:

@@ -13,7 +13,9 @@ consumer = KafkaConsumer(topic, bootstrap_servers=bootstrap, group_id=None, auto
                          key_deserializer=bytes.decode, value_deserializer=json.loads,
                          consumer_timeout_ms=5000)
 records = [[r.topic == topic, r.partition, r.offset, r.key, r.value, [[k, v.decode()] for k, v in r.headers],
-            r.serialized_key_size, r.serialized_value_size, r.serialized_header_size, r.timestamp_type]
+            r.serialized_key_size, r.serialized_value_size, r.serialized_header_size, r.timestamp_type,
+            # kafka-python's headers are a list: equal to one, printed as one.
+            r.headers == [("h", b"v" + r.key[1:].encode())], r.headers != [], repr(r.headers)]
            for r in consumer]
 consumer.close()
 print(json.dumps({"records": sorted(records)}, sort_keys=True))
