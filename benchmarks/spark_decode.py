@@ -5,7 +5,7 @@
 
 Each shape is one uncompressed v2 batch built in memory; no broker, no Spark.
 For every shape this reports the process CPU time per record (best of
-``--repeat`` rounds) of :func:`kafka.spark.record_columns.decode_batch`
+``--repeat`` rounds) of :func:`kafka.spark.columnar_decode.decode_batch`
 (records located and fields decoded with numpy, keys and values gathered
 with numpy or Arrow)
 and of :mod:`kafka.record`'s decoder turned into the same columns
@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import numpy as np  # noqa: E402
 
 from kafka.record import MemoryRecords, RecordBatchBuilder  # noqa: E402
-from kafka.spark.record_columns import RecordColumns, decode_batch  # noqa: E402
+from kafka.spark.columnar_decode import RecordColumns, decode_batch  # noqa: E402
 
 Sized = Callable[[random.Random, int], Optional[bytes]]
 

@@ -5,7 +5,8 @@ The kafka-python 0.9 API (the "simple" layer) moved into :mod:`kafka.simple`.
 module and registers that same module object under the old name too, so
 attributes, ``mock.patch`` targets and ``isinstance`` checks are shared. The
 paths of the kafka-python 0.9.5 API reference (``kafka.producer.simple``,
-``kafka.consumer.multiprocess``, ...) are served the same way.
+``kafka.consumer.multiprocess``, ...) and engine modules that were renamed
+or merged (``kafka.spark.aborted``, ...) are served the same way.
 """
 
 import importlib
@@ -37,6 +38,9 @@ MOVED: Dict[str, str] = {
     "kafka.partitioner.base": "kafka.simple.partitioner.base",
     "kafka.partitioner.hashed": "kafka.simple.partitioner.hashed",
     "kafka.partitioner.roundrobin": "kafka.simple.partitioner.roundrobin",
+    "kafka.spark.aborted": "kafka.record.aborted",  # the consumer's read_committed rule, shared
+    "kafka.spark.record_columns": "kafka.spark.columnar_decode",
+    "kafka.spark.column_records": "kafka.spark.columnar_encode",
     # kafka-python 0.9.5 paths
     "kafka.producer.base": "kafka.simple.producer",
     "kafka.producer.simple": "kafka.simple.simple_producer",

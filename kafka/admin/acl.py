@@ -83,15 +83,16 @@ def _enum(cls: Type[_E], value: Any, what: str) -> _E:
     raise IllegalArgumentError("%s: %r is not one of %s" % (what, value, ", ".join(m.name for m in cls)))
 
 
-# Values that only a filter may use.
-_FILTER_ONLY: Dict[str, Set[IntEnum]]
-_FILTER_ONLY = {"resource_type": {ResourceType.ANY}, "pattern_type": {ACLResourcePatternType.ANY,
-                                                                       ACLResourcePatternType.MATCH},
-                "operation": {ACLOperation.ANY}, "permission_type": {ACLPermissionType.ANY}}
+#: The values only a filter may use, by field: an ACL needs a concrete resource type, pattern type,
+#: operation and permission (and no UNKNOWN). kafka.confluent's AclBinding follows the same rule.
+FILTER_ONLY: Dict[str, Set[IntEnum]]
+FILTER_ONLY = {"resource_type": {ResourceType.ANY}, "pattern_type": {ACLResourcePatternType.ANY,
+                                                                      ACLResourcePatternType.MATCH},
+               "operation": {ACLOperation.ANY}, "permission_type": {ACLPermissionType.ANY}}
 
 
 def _check_concrete(field: str, value: IntEnum) -> None:
-    if value == 0 or value in _FILTER_ONLY.get(field, ()):
+    if value == 0 or value in FILTER_ONLY.get(field, ()):
         raise IllegalArgumentError("%s %s is only valid in a filter; an ACL needs a concrete value"
                                    % (field, value.name))
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar, Union
 
+from kafka.admin import acl as engine_acl
 from kafka.confluent.message import TopicPartition
 
 E = TypeVar("E", bound=Enum)
@@ -37,52 +38,56 @@ def to_enum(value: Any, enum: Type[E], what: str) -> E:
     raise TypeError("%s must be a %s, got %r" % (what, enum.__name__, value))
 
 
-class ResourceType(_OrderedEnum):
-    """The kind of resource an ACL or a config applies to."""
+# The ACL enums carry the protocol values of the engine's (kafka.admin.acl) under
+# confluent-kafka's names: plain Enums (their repr and str are confluent-kafka's, not
+# an IntEnum's), with only the members confluent-kafka 2.16 has.
 
-    UNKNOWN = 0
-    ANY = 1
-    TOPIC = 2
-    GROUP = 3
-    BROKER = 4
-    TRANSACTIONAL_ID = 5
+class ResourceType(_OrderedEnum):
+    """The kind of resource an ACL or a config applies to (:class:`kafka.admin.acl.ResourceType`; CLUSTER is BROKER)."""
+
+    UNKNOWN = engine_acl.ResourceType.UNKNOWN.value
+    ANY = engine_acl.ResourceType.ANY.value
+    TOPIC = engine_acl.ResourceType.TOPIC.value
+    GROUP = engine_acl.ResourceType.GROUP.value
+    BROKER = engine_acl.ResourceType.CLUSTER.value
+    TRANSACTIONAL_ID = engine_acl.ResourceType.TRANSACTIONAL_ID.value
 
 
 class ResourcePatternType(_OrderedEnum):
-    """How an ACL's resource name matches resources."""
+    """How an ACL's resource name matches resources (:class:`kafka.admin.acl.ACLResourcePatternType`)."""
 
-    UNKNOWN = 0
-    ANY = 1
-    MATCH = 2
-    LITERAL = 3
-    PREFIXED = 4
+    UNKNOWN = engine_acl.ACLResourcePatternType.UNKNOWN.value
+    ANY = engine_acl.ACLResourcePatternType.ANY.value
+    MATCH = engine_acl.ACLResourcePatternType.MATCH.value
+    LITERAL = engine_acl.ACLResourcePatternType.LITERAL.value
+    PREFIXED = engine_acl.ACLResourcePatternType.PREFIXED.value
 
 
 class AclOperation(_OrderedEnum):
-    """The operation an ACL allows or denies."""
+    """The operation an ACL allows or denies (:class:`kafka.admin.acl.ACLOperation`, up to IDEMPOTENT_WRITE)."""
 
-    UNKNOWN = 0
-    ANY = 1
-    ALL = 2
-    READ = 3
-    WRITE = 4
-    CREATE = 5
-    DELETE = 6
-    ALTER = 7
-    DESCRIBE = 8
-    CLUSTER_ACTION = 9
-    DESCRIBE_CONFIGS = 10
-    ALTER_CONFIGS = 11
-    IDEMPOTENT_WRITE = 12
+    UNKNOWN = engine_acl.ACLOperation.UNKNOWN.value
+    ANY = engine_acl.ACLOperation.ANY.value
+    ALL = engine_acl.ACLOperation.ALL.value
+    READ = engine_acl.ACLOperation.READ.value
+    WRITE = engine_acl.ACLOperation.WRITE.value
+    CREATE = engine_acl.ACLOperation.CREATE.value
+    DELETE = engine_acl.ACLOperation.DELETE.value
+    ALTER = engine_acl.ACLOperation.ALTER.value
+    DESCRIBE = engine_acl.ACLOperation.DESCRIBE.value
+    CLUSTER_ACTION = engine_acl.ACLOperation.CLUSTER_ACTION.value
+    DESCRIBE_CONFIGS = engine_acl.ACLOperation.DESCRIBE_CONFIGS.value
+    ALTER_CONFIGS = engine_acl.ACLOperation.ALTER_CONFIGS.value
+    IDEMPOTENT_WRITE = engine_acl.ACLOperation.IDEMPOTENT_WRITE.value
 
 
 class AclPermissionType(_OrderedEnum):
-    """Whether an ACL allows or denies."""
+    """Whether an ACL allows or denies (:class:`kafka.admin.acl.ACLPermissionType`)."""
 
-    UNKNOWN = 0
-    ANY = 1
-    DENY = 2
-    ALLOW = 3
+    UNKNOWN = engine_acl.ACLPermissionType.UNKNOWN.value
+    ANY = engine_acl.ACLPermissionType.ANY.value
+    DENY = engine_acl.ACLPermissionType.DENY.value
+    ALLOW = engine_acl.ACLPermissionType.ALLOW.value
 
 
 class ConfigSource(_OrderedEnum):
@@ -351,17 +356,16 @@ class ConfigResource:
         self.incremental_configs.append(config_entry)
 
 
-#: The enum values only a filter may hold: an ACL needs a concrete resource type, pattern, operation
-#: and permission.
+#: An ACL binding's enum attributes, their enums, and the engine's names of those fields.
+_ACL_FIELDS: Tuple[Tuple[str, Type[Enum], str], ...] = (
+    ("restype", ResourceType, "resource_type"), ("resource_pattern_type", ResourcePatternType, "pattern_type"),
+    ("operation", AclOperation, "operation"), ("permission_type", AclPermissionType, "permission_type"))
+_ACL_ENUMS: Tuple[Tuple[str, Type[Enum]], ...] = tuple((attr, enum) for attr, enum, _ in _ACL_FIELDS)
+#: The enum values only a filter may hold (ANY, and MATCH for the pattern type): the engine's rule,
+#: :data:`kafka.admin.acl.FILTER_ONLY`.
 _FILTER_ONLY: Dict[str, Tuple[Enum, ...]] = {
-    "restype": (ResourceType.ANY,),
-    "resource_pattern_type": (ResourcePatternType.ANY, ResourcePatternType.MATCH),
-    "operation": (AclOperation.ANY,),
-    "permission_type": (AclPermissionType.ANY,),
-}
-_ACL_ENUMS: Tuple[Tuple[str, Type[Enum]], ...] = (
-    ("restype", ResourceType), ("resource_pattern_type", ResourcePatternType), ("operation", AclOperation),
-    ("permission_type", AclPermissionType))
+    attr: tuple(enum(int(value)) for value in sorted(engine_acl.FILTER_ONLY[field]))
+    for attr, enum, field in _ACL_FIELDS}
 _ACL_STRINGS = ("name", "principal", "host")
 
 

@@ -15,12 +15,12 @@ seek, a pause or a reassignment) is dropped unread.
 
 Positions advance past every record handed out and past control batches. In
 ``read_committed`` mode the records of aborted transactions are dropped,
-using the aborted-transaction list each Fetch response carries.
+using the aborted-transaction list each Fetch response carries (the rule
+is :mod:`kafka.record.aborted`, which the Spark reader uses too).
 """
 
 from __future__ import annotations
 
-import heapq
 import logging
 import time
 import uuid
@@ -41,8 +41,9 @@ from kafka.enums import IsolationLevel
 from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
+from kafka.record.aborted import batch_filter
 from kafka.record.batch import RecordBatch
-from kafka.record.record import ControlRecord, ControlRecordType, Record, RecordHeaders
+from kafka.record.record import Record, RecordHeaders
 from kafka.record.rows import OFFSET
 from kafka.serializer import Conversion, conversion
 from kafka.structs import OffsetAndTimestamp, TopicPartition
@@ -465,34 +466,17 @@ class Fetcher:
         topic, partition = fetch.tp
         key_des = self._key_des
         value_des = self._value_des
-        read_committed = self.isolation == READ_COMMITTED
-        aborted_heap = list((first, pid) for pid, first in fetch.aborted) if read_committed else []
-        heapq.heapify(aborted_heap)
-        aborted_pids: Set[int] = set()
+        skips = batch_filter(self.isolation == READ_COMMITTED, fetch.aborted)
         records = MemoryRecords(fetch.records, check_crcs=self.check_crcs)
         for batch in records:
             next_offset = batch.next_offset
             if next_offset > MAX_OFFSET:
                 raise _past_max_offset(fetch.tp, batch.base_offset)
-            if read_committed and batch.is_transactional:
-                # Every transactional batch, a marker or one before the
-                # position included, moves the aborted transactions along:
-                # a listed transaction starts counting at its first offset
-                # and its producer's ABORT marker ends it, so the producer's
-                # next transaction is read.
-                while aborted_heap and aborted_heap[0][0] <= batch.last_offset:
-                    aborted_pids.add(heapq.heappop(aborted_heap)[1])
-                if batch.is_control_batch:
-                    for control in batch:
-                        if isinstance(control, ControlRecord) and control.control_type == ControlRecordType.ABORT:
-                            aborted_pids.discard(batch.producer_id)
+            skip = skips(batch)  # every batch, those before the position too: see kafka.record.aborted
             position = state.position
             if next_offset <= position:
                 continue
-            if batch.is_control_batch:
-                yield [], next_offset
-                continue
-            if read_committed and batch.is_transactional and batch.producer_id in aborted_pids:
+            if skip:  # a control batch, or one of an aborted transaction
                 yield [], next_offset
                 continue
             if batch.compression_type and self._decompressed >= self.decompression_budget:

@@ -61,8 +61,8 @@ from kafka.record.record_reader import RecordReader
 from kafka.record.value_columns import encode_values
 from kafka.record.varint import VARINT_TABLE, VARINT_TABLE_SIZE, encode_varint
 
-__all__ = ["RecordBatch", "RecordBatchBuilder", "HEADER_SIZE", "RECORD_OVERHEAD", "estimate_record_size",
-           "estimate_record_sizes"]
+__all__ = ["RecordBatch", "RecordBatchBuilder", "HEADER_SIZE", "MIN_RECORD_SIZE", "RECORD_OVERHEAD",
+           "estimate_record_size", "estimate_record_sizes"]
 
 _HEADER = struct.Struct(">qiibIhiqqqhii")
 # The header in two: up to the crc, then the fields the crc covers.
@@ -82,8 +82,8 @@ TRANSACTIONAL_MASK = 0x10
 CONTROL_MASK = 0x20
 DELETE_HORIZON_MASK = 0x40
 
-# A record needs at least a length byte plus six one-byte fields.
-_MIN_RECORD_SIZE = 7
+#: A record needs at least a length byte plus six one-byte fields.
+MIN_RECORD_SIZE = 7
 
 #: Bytes a record adds to a v2 batch besides its key, value and headers. A
 #: record alone in its batch has one-byte deltas, so its length (5 at most),
@@ -345,7 +345,7 @@ class RecordBatch:
     def _reader(self, row_cls: Optional[type], prefix: Tuple[Any, ...]) -> RecordReader:
         count = self.record_count
         buf, pos, stop = self.body()
-        if count < 0 or count * _MIN_RECORD_SIZE > stop - pos:
+        if count < 0 or count * MIN_RECORD_SIZE > stop - pos:
             raise CorruptRecordError(
                 "record count %d does not fit in %d bytes" % (count, stop - pos)
             )

@@ -23,7 +23,7 @@ from kafka.record import uniform_runs
 from kafka.record.record import NO_HEADERS, Header, Record, RecordHeaders
 from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR_ROWS, decode_varint, decode_varlong
 
-__all__ = ["RecordReader", "decode_each"]
+__all__ = ["RecordReader", "decode_each", "decode_header_entries"]
 
 #: Records decoded one by one after a failed attempt at a run, before the
 #: next attempt; doubled after each failure, so irregular batches pay almost
@@ -63,6 +63,17 @@ def _header_size(headers: Tuple[Header, ...]) -> int:
 
 def _decode_headers(buf: bytes, pos: int, rec_end: int) -> Tuple[RecordHeaders, int]:
     count, pos = decode_varint(buf, pos)
+    return decode_header_entries(buf, pos, rec_end, count)
+
+
+def decode_header_entries(buf: bytes, pos: int, rec_end: int, count: int) -> Tuple[RecordHeaders, int]:
+    """The ``count`` headers of a record from ``buf[pos]`` (after its header count) and the position after them.
+
+    Each is ``(key, value)``: the key decoded as UTF-8, the value bytes or
+    None. Raises :class:`~kafka.errors.CorruptRecordError` when they do not
+    fit before ``rec_end`` (the record's end) or are malformed. The general
+    path of this module's decoder and of the Spark reader's columnar one.
+    """
     if count < 0 or 2 * count > rec_end - pos:
         raise CorruptRecordError("invalid record header count %d" % count)
     headers: List[Header] = []

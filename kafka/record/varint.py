@@ -3,8 +3,8 @@
 A signed value ``n`` is first zig-zag mapped to an unsigned one
 (``0, -1, 1, -2 ... -> 0, 1, 2, 3 ...``), then written 7 bits at a time, least
 significant group first, with the high bit of each byte set when more bytes
-follow.  A "varint" holds an int32 (at most 5 bytes), a "varlong" an int64
-(at most 10 bytes).
+follow.  A "varint" holds an int32 (at most :data:`VARINT_MAX_BYTES`, 5
+bytes), a "varlong" an int64 (at most :data:`VARLONG_MAX_BYTES`, 10 bytes).
 
 Besides the plain functions this module exports the lookup tables that the
 record encoder and decoder use in their hot loops.
@@ -21,12 +21,20 @@ __all__ = [
     "decode_varint",
     "decode_varlong",
     "size_of_varint",
+    "VARINT_MAX_BYTES",
+    "VARLONG_MAX_BYTES",
     "VARINT_TABLE",
     "VARINT_TABLE_SIZE",
     "ZIGZAG_BYTE",
     "ZIGZAG_PAIR",
     "ZIGZAG_PAIR_ROWS",
 ]
+
+
+#: The most bytes a varint (an int32) takes.
+VARINT_MAX_BYTES = 5
+#: The most bytes a varlong (an int64) takes.
+VARLONG_MAX_BYTES = 10
 
 
 def encode_varint(value: int) -> bytes:
@@ -75,12 +83,12 @@ def decode_varint(buf: bytes, pos: int) -> Tuple[int, int]:
     Returns ``(value, position after it)``; raises
     :class:`~kafka.errors.CorruptRecordError` on a truncated or overlong one.
     """
-    return _decode(buf, pos, 5)
+    return _decode(buf, pos, VARINT_MAX_BYTES)
 
 
 def decode_varlong(buf: bytes, pos: int) -> Tuple[int, int]:
     """Decode a zig-zag varlong (int64, at most 10 bytes) at ``buf[pos]``."""
-    return _decode(buf, pos, 10)
+    return _decode(buf, pos, VARLONG_MAX_BYTES)
 
 
 #: ``VARINT_TABLE[n]`` is ``encode_varint(n)`` for ``0 <= n < VARINT_TABLE_SIZE``

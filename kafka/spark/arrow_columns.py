@@ -1,6 +1,6 @@
 """Arrow record batches of the source schema, made from decoded columns.
 
-:class:`ColumnBatchBuilder` collects :class:`~kafka.spark.record_columns.RecordColumns`
+:class:`ColumnBatchBuilder` collects :class:`~kafka.spark.columnar_decode.RecordColumns`
 of one partition and turns them into a ``pyarrow.RecordBatch`` of
 :func:`kafka.spark.arrow.arrow_schema` without a Python object per record:
 keys and values become binary arrays over the gathered bytes, the other
@@ -16,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from kafka.spark.arrow import arrow_schema
-from kafka.spark.record_columns import BinaryColumn, RecordColumns, concat
+from kafka.spark.columnar_decode import BinaryColumn, RecordColumns, concat
 
 __all__ = ["ColumnBatchBuilder"]
 

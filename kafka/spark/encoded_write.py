@@ -1,7 +1,7 @@
 """The Spark writer's fast path: Arrow rows to encoded record batches.
 
 :func:`send_arrow` encodes the ``key`` and ``value`` columns of an Arrow
-batch into Kafka records with :mod:`kafka.spark.column_records` and
+batch into Kafka records with :mod:`kafka.spark.columnar_encode` and
 queues them with :func:`kafka.producer.encoded.send_encoded`, which
 partitions them and cuts batches as ``send_batch`` would. It declines
 (returns None) what it does not handle, which then goes through
@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, List, Optional, Tuple
 
 from kafka import errors
 from kafka.spark.key_hashing import murmur2_partitions, partition_groups
-from kafka.spark.column_records import binary_column, encode_batches, estimate_sizes
+from kafka.spark.columnar_encode import binary_column, encode_batches, estimate_sizes
 
 if TYPE_CHECKING:
     from kafka.producer import KafkaProducer

@@ -10,7 +10,7 @@ columns.
 
 With ``read_committed`` the Fetch requests say so, nothing at or after a
 response's last stable offset is handed out, and the batches of aborted
-transactions are left out (:mod:`kafka.spark.aborted`).
+transactions are left out by the consumer's rule (:mod:`kafka.record.aborted`).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from kafka.consumer.fetch_errors import OK, RAISE, REFRESH, RESET, classify_part
 from kafka.enums import IsolationLevel
 from kafka.protocol.apis import FETCH
 from kafka.record import MemoryRecords
-from kafka.spark.aborted import AbortedTransactions
+from kafka.record.aborted import batch_filter
 from kafka.structs import TopicPartition
 
 
@@ -133,11 +133,10 @@ class RangeFetcher:
                 pending = self._send(tp, position)
                 continue
             batches = list(MemoryRecords(part.records or b"", check_crcs=self.check_crcs)) if part is not None else []
-            limit, aborted = end, None
-            if self.read_committed and part is not None:
-                aborted = AbortedTransactions(part.aborted_transactions)
-                if part.last_stable_offset >= 0:
-                    limit = min(end, part.last_stable_offset)
+            limit = end
+            skips = batch_filter(self.read_committed, part.aborted_transactions if part is not None else None)
+            if self.read_committed and part is not None and part.last_stable_offset >= 0:
+                limit = min(end, part.last_stable_offset)
             after = max(position, min(batches[-1].next_offset, limit)) if batches else position
             if after == position:
                 if not batches and part is not None and part.records and MemoryRecords(part.records).has_partial:
@@ -153,7 +152,7 @@ class RangeFetcher:
             if after < end:
                 pending = self._send(tp, after)  # the next fetch travels while this one is decoded
             first = True
-            for run in self._decode_runs(batches, position, aborted):
+            for run in self._decode_runs(batches, position, skips):
                 if not run:  # a skipped batch holding ``position``: the log still has it, no data loss
                     first = False
                     continue
@@ -170,18 +169,19 @@ class RangeFetcher:
             position = after
 
     @staticmethod
-    def _decode_runs(batches: List[Any], position: int, aborted: Optional[AbortedTransactions]) -> Iterator[List[Any]]:
+    def _decode_runs(batches: List[Any], position: int, skips: Callable[[Any], bool]) -> Iterator[List[Any]]:
         """The batches to decode from ``position`` on, in runs of about :data:`DECODE_RECORDS` records.
 
-        Control batches and those of aborted transactions are left out; an
-        empty run stands for one of them that holds ``position``.
+        The batches ``skips`` (:func:`kafka.record.aborted.batch_filter`)
+        are left out; an empty run stands for one of them that holds
+        ``position``.
         """
         run: List[Any] = []
         records = 0
         for batch in batches:
+            skip = skips(batch)  # every batch, those before the position too
             if batch.next_offset <= position:
                 continue
-            skip = batch.is_control_batch if aborted is None else aborted.skips(batch)
             if skip:
                 if batch.base_offset <= position:
                     yield []

@@ -12,7 +12,7 @@ from typing import List, Tuple
 
 import numpy as np
 
-from kafka.spark.column_records import BinaryColumn, windows
+from kafka.spark.columnar_encode import ArrowBinaryColumn, windows
 
 __all__ = ["murmur2_partitions", "partition_groups"]
 
@@ -25,7 +25,7 @@ def _words(data: np.ndarray, at: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(windows(data, 4)[at]).view("<u4").ravel().astype(np.uint32)
 
 
-def murmur2_partitions(keys: BinaryColumn, num_partitions: int) -> np.ndarray:
+def murmur2_partitions(keys: ArrowBinaryColumn, num_partitions: int) -> np.ndarray:
     """The partition index of each key (none null) among ``num_partitions``, as the Java client picks it."""
     lengths = keys.lengths
     starts = np.cumsum(lengths) - lengths

@@ -26,7 +26,7 @@ from kafka.spark.arrow_columns import ColumnBatchBuilder
 from kafka.spark.encoded_write import binary_list, rows_of, send_arrow
 from kafka.spark.fetch import RangeFetcher
 from kafka.spark.offsets import OffsetRange
-from kafka.spark.record_columns import columns_between
+from kafka.spark.columnar_decode import columns_between
 from kafka.structs import TopicPartition
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ def read_range(client: Dict[str, Any], rng: OffsetRange, include_headers: bool, 
     """Records ``[rng.start, rng.end)`` of one partition as ``pyarrow.RecordBatch`` objects.
 
     Record batches are decoded straight into Arrow columns (see
-    :mod:`kafka.spark.record_columns`). With ``read_committed`` the records
+    :mod:`kafka.spark.columnar_decode`). With ``read_committed`` the records
     of aborted transactions are left out. With ``fail_on_data_loss`` a range
     whose records are gone from the log (deleted by retention, or a
     partition that vanished) raises OffsetOutOfRangeError; otherwise the

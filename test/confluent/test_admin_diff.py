@@ -325,3 +325,22 @@ def test_acl_binding_round_trips_through_engine_acl():
     from kafka.confluent._admin_client import _binding, _engine_acl
 
     assert _binding(_engine_acl(binding)) == binding
+
+
+@pytest.mark.parametrize("name, engine_name", [("ResourceType", "ResourceType"),
+                                               ("ResourcePatternType", "ACLResourcePatternType"),
+                                               ("AclOperation", "ACLOperation"),
+                                               ("AclPermissionType", "ACLPermissionType")])
+def test_acl_enums_are_confluent_kafkas_with_the_engines_values(ck, name, engine_name):
+    """Members, values, repr, str and order as confluent_kafka's; each value the engine enum's (CLUSTER is BROKER)."""
+    import confluent_kafka.admin as CA
+
+    from kafka.admin import acl as engine_acl
+    from kafka.confluent import admin as KA
+
+    theirs, ours, engine = getattr(CA, name), getattr(KA, name), getattr(engine_acl, engine_name)
+    assert [(m.name, m.value, repr(m), str(m)) for m in ours] == \
+        [(m.name, m.value, repr(m), str(m)) for m in theirs]
+    assert sorted(ours, reverse=True) == [ours(m.value) for m in sorted(theirs, reverse=True)]
+    for member in ours:
+        assert member.value == engine[{"BROKER": "CLUSTER"}.get(member.name, member.name)].value

@@ -1,6 +1,6 @@
 """The columnar read path gives exactly what the record-by-record path gives.
 
-:func:`kafka.spark.record_columns.columns_between` and
+:func:`kafka.spark.columnar_decode.columns_between` and
 :class:`kafka.spark.arrow_columns.ColumnBatchBuilder` (what the executors
 use) are checked against
 :func:`kafka.spark.fetch.record_tuples` and :class:`kafka.spark.arrow.BatchBuilder`
@@ -29,8 +29,8 @@ pytest.importorskip("numpy")
 
 from kafka.spark.arrow import BatchBuilder  # noqa: E402
 from kafka.spark.arrow_columns import ColumnBatchBuilder  # noqa: E402
+from kafka.spark.columnar_decode import columns_between, decode_batch, decode_batches  # noqa: E402
 from kafka.spark.fetch import RangeFetcher, record_tuples  # noqa: E402
-from kafka.spark.record_columns import columns_between, decode_batch, decode_batches  # noqa: E402
 
 BASE_TS = 1_700_000_000_000
 
@@ -222,6 +222,30 @@ def test_malformed_records_raise_as_the_record_path(at, byte):
     with pytest.raises(type(expected)) as caught:
         columns_between([next(iter(MemoryRecords(blob)))], 0, 100)
     assert str(caught.value) == str(expected)
+
+
+# Headers are read by kafka.record's own header decoder; what it refuses leaves the batch to kafka.record.
+@pytest.mark.parametrize("replace, by", [
+    (b"\x04hk", b"\x04\xff\xfe"),  # a header key that is not UTF-8
+    (b"\x04hk\x06", b"\x04hk\x7e"),  # a header value running past the record
+    (b"\x04hk\x06", b"\x04hk\x05"),  # a header value length below -1
+])
+def test_malformed_headers_raise_as_the_record_path(replace, by):
+    good = _batch(40, value=lambda i: b"x" * 100, headers=lambda i: [("hk", b"abc")])
+    blob = good.replace(replace, by, 1)
+    assert blob != good
+    expected = _record_error(blob)
+    assert decode_batch(next(iter(MemoryRecords(blob)))) is None
+    with pytest.raises(type(expected)) as caught:
+        columns_between([next(iter(MemoryRecords(blob)))], 0, 100)
+    assert str(caught.value) == str(expected)
+
+
+def test_the_old_module_path_serves_this_module():
+    import kafka.spark.columnar_decode as new
+    import kafka.spark.record_columns as old
+
+    assert old is new
 
 
 def _walked_length_at(record):

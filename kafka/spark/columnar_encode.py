@@ -1,6 +1,6 @@
 """Kafka v2 records encoded straight from Arrow binary columns, with numpy and Arrow.
 
-The mirror of :mod:`kafka.spark.record_columns`: instead of a Python bytes
+The mirror of :mod:`kafka.spark.columnar_decode`: instead of a Python bytes
 object and a Python step per row, the records of many batches are laid out
 in one pass over whole columns. Each record is::
 
@@ -25,22 +25,25 @@ from typing import Any, List, NamedTuple, Optional, Tuple, Union
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-__all__ = ["BinaryColumn", "binary_column", "encode_batches", "estimate_sizes"]
+from kafka.record.batch import RECORD_OVERHEAD
 
-#: Bytes of a record besides key and value, as counted by the producer's estimate
-#: (kafka.record.batch.RECORD_OVERHEAD).
-_RECORD_OVERHEAD = 21
+__all__ = ["ArrowBinaryColumn", "binary_column", "encode_batches", "estimate_sizes"]
 
 
-class BinaryColumn(NamedTuple):
-    """A binary column: lengths (-1 for null), the bytes of its values back to back, and the Arrow array."""
+class ArrowBinaryColumn(NamedTuple):
+    """An Arrow binary column seen as lengths (-1 for null) and the bytes of its values back to back.
+
+    Not a copy: ``data`` is the array's own buffer. (The decoder's
+    :class:`kafka.spark.columnar_decode.BinaryColumn` holds bytes it
+    gathered, without an Arrow array.)
+    """
 
     lengths: np.ndarray  # int64
     data: np.ndarray  # uint8
     array: Any  # pyarrow binary or large_binary (strings are viewed as their bytes)
 
 
-def binary_column(array: Any) -> Optional[BinaryColumn]:
+def binary_column(array: Any) -> Optional[ArrowBinaryColumn]:
     """The lengths and bytes of a pyarrow binary or string array, without copying the bytes.
 
     None when a null entry spans bytes (Arrow allows it; no writer we know
@@ -59,7 +62,7 @@ def binary_column(array: Any) -> Optional[BinaryColumn]:
         raise TypeError("not a binary or string array: %s" % kind)
     n = len(array)
     if n == 0:
-        return BinaryColumn(np.zeros(0, np.int64), np.zeros(0, np.uint8), array)
+        return ArrowBinaryColumn(np.zeros(0, np.int64), np.zeros(0, np.uint8), array)
     validity, offsets_buffer, data_buffer = array.buffers()
     offsets = np.frombuffer(offsets_buffer, offset_type, n + 1, array.offset * np.dtype(offset_type).itemsize)
     lengths = np.diff(offsets).astype(np.int64)
@@ -73,12 +76,12 @@ def binary_column(array: Any) -> Optional[BinaryColumn]:
         data = np.zeros(0, np.uint8)
     else:
         data = np.frombuffer(data_buffer, np.uint8)[int(offsets[0]):int(offsets[-1])]
-    return BinaryColumn(lengths, data, array)
+    return ArrowBinaryColumn(lengths, data, array)
 
 
-def estimate_sizes(values: BinaryColumn, keys: Optional[BinaryColumn]) -> np.ndarray:
+def estimate_sizes(values: ArrowBinaryColumn, keys: Optional[ArrowBinaryColumn]) -> np.ndarray:
     """Each record's size as the producer estimates it (an upper bound, null counted as empty)."""
-    sizes = np.maximum(values.lengths, 0) + _RECORD_OVERHEAD
+    sizes = np.maximum(values.lengths, 0) + RECORD_OVERHEAD
     if keys is not None:
         sizes += np.maximum(keys.lengths, 0)
     return sizes
@@ -165,7 +168,7 @@ def windows(buffer: np.ndarray, length: int) -> np.ndarray:
     return as_strided(buffer, (len(buffer) - length + 1, length), (1, 1))
 
 
-def encode_batches(values: BinaryColumn, keys: Optional[BinaryColumn], counts: List[int]) -> List[bytes]:
+def encode_batches(values: ArrowBinaryColumn, keys: Optional[ArrowBinaryColumn], counts: List[int]) -> List[bytes]:
     """The record bytes of consecutive batches of ``counts[0]``, ``counts[1]``, ... rows.
 
     In each batch offset deltas count from 0; every timestamp delta is 0.

@@ -12,8 +12,8 @@ np = pytest.importorskip("numpy")
 from kafka.producer.bulk_runs import group_by_partition  # noqa: E402
 from kafka.producer.partitioner import murmur2_partition  # noqa: E402
 from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_sizes  # noqa: E402
+from kafka.spark.columnar_encode import binary_column, encode_batches, estimate_sizes  # noqa: E402
 from kafka.spark.key_hashing import murmur2_partitions, partition_groups  # noqa: E402
-from kafka.spark.column_records import binary_column, encode_batches, estimate_sizes  # noqa: E402
 
 
 def _expected(keys, values, counts):
@@ -128,3 +128,10 @@ def test_keys_hash_to_the_partitions_of_murmur2(partitions):
     expected = [murmur2_partition(key, partitions) for key in keys]
     assert got.tolist() == expected
     assert partition_groups(got, partitions) == group_by_partition(expected, partitions)
+
+
+def test_the_old_module_path_serves_this_module():
+    import kafka.spark.column_records as old
+    import kafka.spark.columnar_encode as new
+
+    assert old is new

@@ -38,21 +38,24 @@ from typing import Any, List, Optional, Sequence, Tuple
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
-from kafka.record.batch import RecordBatch
-from kafka.record.varint import ZIGZAG_BYTE, ZIGZAG_PAIR_ROWS, decode_varint
+from kafka.errors import CorruptRecordError
+from kafka.record.batch import MIN_RECORD_SIZE, RecordBatch
+from kafka.record.record import TimestampType
+from kafka.record.record_reader import decode_header_entries
+from kafka.record.varint import VARINT_MAX_BYTES, VARLONG_MAX_BYTES, ZIGZAG_BYTE, ZIGZAG_PAIR_ROWS, decode_varint
 
 __all__ = ["BinaryColumn", "RecordColumns", "decode_batch", "decode_batches", "columns_between", "concat"]
 
 Headers = Tuple[Tuple[str, Optional[bytes]], ...]
 
-#: A record needs at least a length byte and six one-byte fields.
-_MIN_RECORD_SIZE = 7
 #: A run of equal-length records shorter than this is not worth a numpy call.
 _MIN_RUN = 32
 #: After a failed look for a run, records walked one by one before the next
 #: look; doubled after each failure, so batches of varying lengths pay little.
 _FIRST_WAIT = 32
 _MAX_WAIT = 4096
+#: The timestamp type of a batch whose records take the broker's append time (the batch's max timestamp).
+_LOG_APPEND_TIME = TimestampType.LOG_APPEND_TIME
 #: Values taking less than 1/_SPARSE of the bytes they span are gathered by
 #: index (8 bytes of index per byte copied) rather than through Arrow.
 _SPARSE = 8
@@ -192,7 +195,7 @@ def decode_batches(batches: Sequence[Any]) -> Optional[RecordColumns]:
             return None
         buf, pos, stop = batch.body()
         count = batch.record_count
-        if count <= 0 or count * _MIN_RECORD_SIZE > stop - pos:
+        if count <= 0 or count * MIN_RECORD_SIZE > stop - pos:
             return None
         bodies.append((buf, pos, stop))
         counts.append(count)
@@ -214,7 +217,7 @@ def decode_batches(batches: Sequence[Any]) -> Optional[RecordColumns]:
         begins[np.cumsum([0] + counts[:-1])] = [pos for _, pos, _ in bodies]
         starts = _record_starts(arr, begins, ends_all)
         return _fields(batches, counts, buf, arr, starts, ends_all)
-    except _Malformed:
+    except (_Malformed, CorruptRecordError):
         return None
 
 
@@ -309,7 +312,7 @@ def _record_starts(arr: np.ndarray, begins: np.ndarray, ends: np.ndarray) -> np.
     """
     if (ends <= begins).any():
         raise _Malformed
-    lengths, widths = _varints(arr, begins, ends, 5)
+    lengths, widths = _varints(arr, begins, ends, VARINT_MAX_BYTES)
     starts = begins + widths
     if (lengths != ends - starts).any() or (lengths <= 0).any():
         raise _Malformed
@@ -389,7 +392,7 @@ def _varints(arr: np.ndarray, at: np.ndarray, ends: np.ndarray, max_bytes: int) 
         j += 1
     if (at + widths > ends).any():
         raise _Malformed
-    if max_bytes == 5 and (raw >> np.uint64(32)).any():
+    if max_bytes == VARINT_MAX_BYTES and (raw >> np.uint64(32)).any():
         raise _Malformed
     low = (raw & np.uint64(1)).astype(np.int64)
     return (raw >> np.uint64(1)).astype(np.int64) ^ -low, widths
@@ -471,39 +474,39 @@ def _fields(batches: Sequence[RecordBatch], counts: List[int], buf: bytes, arr: 
     """The columns of the records at ``starts`` (their attributes byte) to ``ends``, ``counts[i]`` of ``batches[i]``."""
     n = len(starts)
     at = starts + 1  # after the attributes byte
-    ts_delta, width = _varints(arr, at, ends, 10)
+    ts_delta, width = _varints(arr, at, ends, VARLONG_MAX_BYTES)
     at = at + width
-    offset_delta, width = _varints(arr, at, ends, 5)
+    offset_delta, width = _varints(arr, at, ends, VARINT_MAX_BYTES)
     at = at + width
-    key_len, width = _varints(arr, at, ends, 5)
+    key_len, width = _varints(arr, at, ends, VARINT_MAX_BYTES)
     key_at = at + width
     at = key_at + np.maximum(key_len, 0)
-    value_len, width = _varints(arr, at, ends, 5)
+    value_len, width = _varints(arr, at, ends, VARINT_MAX_BYTES)
     value_at = at + width
     at = value_at + np.maximum(value_len, 0)
     if (key_len < -1).any() or (value_len < -1).any():
         raise _Malformed
-    header_count, width = _varints(arr, at, ends, 5)
+    header_count, width = _varints(arr, at, ends, VARINT_MAX_BYTES)
     at = at + width
     headers: Optional[List[Headers]] = None
     with_headers = np.flatnonzero(header_count)
     if len(with_headers):
         headers = [()] * n
         for i in with_headers.tolist():
-            headers[i], at[i] = _headers(buf, int(at[i]), int(ends[i]), int(header_count[i]))
+            headers[i], at[i] = decode_header_entries(buf, int(at[i]), int(ends[i]), int(header_count[i]))
     if (at != ends).any():
         raise _Malformed
     if len(batches) == 1:
         batch = batches[0]
         base_offsets: Any = batch.base_offset
         # Log-append time: the batch's max timestamp for every record.
-        timestamps = np.full(n, batch.max_timestamp, np.int64) if batch.timestamp_type == 1 \
+        timestamps = np.full(n, batch.max_timestamp, np.int64) if batch.timestamp_type == _LOG_APPEND_TIME \
             else ts_delta + batch.base_timestamp
         types = np.full(n, batch.timestamp_type, np.int32)
     else:
         base_offsets = np.repeat([b.base_offset for b in batches], counts)
         types = np.repeat(np.array([b.timestamp_type for b in batches], np.int32), counts)
-        appended = types == 1
+        appended = types == _LOG_APPEND_TIME
         timestamps = ts_delta + np.repeat([b.base_timestamp for b in batches], counts)
         if appended.any():
             timestamps[appended] = np.repeat([b.max_timestamp for b in batches], counts)[appended]
@@ -512,28 +515,3 @@ def _fields(batches: Sequence[RecordBatch], counts: List[int], buf: bytes, arr: 
         BinaryColumn(key_len, _gather(arr, key_at, key_len)),
         BinaryColumn(value_len, _gather(arr, value_at, value_len)), headers)
 
-
-def _headers(buf: bytes, pos: int, end: int, count: int) -> Tuple[Headers, int]:
-    if count < 0 or 2 * count > end - pos:
-        raise _Malformed
-    out = []
-    for _ in range(count):
-        key_len, pos = decode_varint(buf, pos)
-        key_end = pos + key_len
-        if key_len < 0 or key_end > end:
-            raise _Malformed
-        try:
-            key = buf[pos:key_end].decode("utf-8")
-        except UnicodeDecodeError:
-            raise _Malformed from None
-        value_len, pos = decode_varint(buf, key_end)
-        value: Optional[bytes] = None
-        if value_len >= 0:
-            value = buf[pos:pos + value_len]
-            pos += value_len
-        elif value_len != -1:
-            raise _Malformed
-        if pos > end:
-            raise _Malformed
-        out.append((key, value))
-    return tuple(out), pos
