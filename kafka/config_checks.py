@@ -24,9 +24,9 @@ NEGATIVE_ALLOWED = frozenset(["consumer_timeout_ms"])
 POSITIVE = frozenset(["max_in_flight_requests_per_connection", "max_poll_records"])
 #: Flags that may also be None ("decide for me").
 FLAG_OR_NONE = frozenset(["enable_idempotence"])
-#: Settings holding a callable (or None).
+#: Settings holding a callable (or None). (``partitioner`` also takes objects: see kafka.producer.custom_partitioner.)
 CALLABLES = frozenset(["key_serializer", "value_serializer", "key_deserializer", "value_deserializer",
-                       "partitioner", "default_offset_commit_callback"])
+                       "default_offset_commit_callback"])
 #: Callable settings that also take kafka-python 3's (de)serializer objects.
 _INTERFACES = {"key_serializer": Serializer, "value_serializer": Serializer,
                "key_deserializer": Deserializer, "value_deserializer": Deserializer}

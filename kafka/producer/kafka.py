@@ -30,6 +30,7 @@ from kafka.producer.future import FutureRecordMetadata, ProduceResult
 from kafka.producer.held import HeldRecords, place
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.metrics import ProducerMetrics
+from kafka.producer.custom_partitioner import new_batch_hook, partition_chooser
 from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
@@ -183,6 +184,8 @@ class KafkaProducer:
         if acks not in _ACKS:
             raise errors.KafkaConfigurationError("acks must be 0, 1 or 'all', not %r" % (acks,))
         self._acks = _ACKS[acks]
+        if self.config["partitioner"] is not None and not isinstance(self.config["partitioner"], DefaultPartitioner):
+            self._choose_partition = partition_chooser(self.config["partitioner"])
         try:
             self._compression = codecs.ensure_available(self.config["compression_type"])
         except errors.UnsupportedCodecError as exc:
@@ -208,6 +211,8 @@ class KafkaProducer:
         self._cluster.add_listener(self._on_metadata)
         self._partitioner = self.config["partitioner"] or DefaultPartitioner()
         self._default_partitioner = isinstance(self._partitioner, DefaultPartitioner)
+        if not self._default_partitioner:
+            self._on_new_batch = new_batch_hook(self._partitioner, self._cluster)
         self._accumulator = RecordAccumulator(
             batch_size=self.config["batch_size"], linger_ms=self.config["linger_ms"],
             buffer_memory=self.config["buffer_memory"], retry_backoff_ms=self.config["retry_backoff_ms"],
@@ -474,6 +479,7 @@ class KafkaProducer:
             self._checked_topics.add(topic)
         key_ser = self._key_serializer
         value_ser = self._value_serializer
+        given_key, given_value = key, value
         if headers is None and ((key_ser is not None and key_ser.contextual) or
                                 (value_ser is not None and value_ser.contextual)):
             # A Serializer object sees kafka-python's list, and what it adds there is sent.
@@ -515,7 +521,8 @@ class KafkaProducer:
             if self._default_partitioner:
                 partition = self._partitioner(key, all_parts, available, topic)
             else:
-                partition = self._partitioner(key, all_parts, available)
+                partition = self._choose_partition(topic, given_key, key, given_value, value, all_parts, available,
+                                                   self._cluster)
                 if type(partition) is not int or partition not in all_parts:
                     raise errors.IllegalArgumentError("the partitioner chose %r, not a partition of topic %r"
                                                       % (partition, topic))
@@ -538,6 +545,8 @@ class KafkaProducer:
                                                            header_bytes)
         if full or new_batch:
             self._batch_event(topic, full, sticky, all_parts, available)
+        if full and key is None and not self._default_partitioner and self._on_new_batch is not None:
+            self._on_new_batch(topic, partition)  # records without a key may move on
         return future
 
     def _start_held_group(self, topic: str, routes: "_KeyRoutes", size: int) -> bool:

@@ -91,6 +91,14 @@ def _groups_checks(out: Dict[str, Any]) -> None:
     assert out["some"] == [[0, 1]] and out["deleted"] == [[True, "OK"]] and out["after"] == 0
 
 
+def _partitioner_checks(out: Dict[str, Any]) -> None:
+    assert out["v3"] == [0, 1, 2, 0, 1] and out["v2"] == [2] * 5
+    assert out["v3_explicit"] == out["v2_explicit"] == 1
+    assert out["v2_warned"] and not out["v3_warned"]
+    assert out["v3_calls"][1] == ["k1", "k1", 1, '{"n": 1}', [0, 1, 2], [0, 1, 2], True]
+    assert len(out["v3_calls"]) == 5
+
+
 #: program -> (prepare the topic, expectations of the output)
 CASES: Dict[str, Any] = {
     "produce": (_three_partitions, _produce_checks),
@@ -99,6 +107,7 @@ CASES: Dict[str, Any] = {
     "offsets": (_records, _offsets_checks),
     "admin": (_nothing, _admin_checks),
     "groups": (_records, _groups_checks),
+    "partitioner": (_three_partitions, _partitioner_checks),
 }
 
 

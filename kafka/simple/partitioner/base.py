@@ -17,7 +17,7 @@ class Partitioner:
     implement :meth:`partition`.
     """
 
-    def __init__(self, partitions: Sequence[int]) -> None:
+    def __init__(self, partitions: Sequence[int] = ()) -> None:
         self.partitions = list(partitions)
 
     def _current(self, partitions: Optional[Sequence[int]]) -> Sequence[int]:
