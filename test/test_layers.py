@@ -43,7 +43,8 @@ RANKS: Dict[str, int] = {
 #: only loads the path aliases, engine modules import it for ``__version__``,
 #: and the names it serves lazily are resolved through its ``_EXPORTS``.
 BASE = {"kafka", "errors", "structs", "future", "peer_text", "topic_names", "_moved", "config_checks",
-        "compat_config", "serializer", "enums", "version", "sampling", "metric_registry"}
+        "compat_config", "serializer", "enums", "version", "sampling", "metric_registry", "fast_paths",
+        "murmur2"}
 
 #: Engine modules allowed to import the simple layer: each keeps a public
 #: import path working by loading one simple-layer name on first use.

@@ -27,19 +27,21 @@ than those records and the usual allowance: records the application keeps
 poll after poll, or its own allocations, are walked as they would have
 been.  A threshold the application sets in between is its own and is left
 alone.
+
+All this is the ``GC_PAUSE`` fast path of :mod:`kafka.fast_paths`: on
+CPython only, as PyPy's collector is not CPython's generational cycle
+collector and gains nothing from it.
 """
 
 from __future__ import annotations
 
 import gc
-import sys
 import threading
 from typing import Any, Optional, Tuple
 
-__all__ = ["gc_paused", "restore_threshold"]
+from kafka import fast_paths
 
-#: PyPy's collector is not CPython's generational cycle collector, and gains nothing from this.
-_PAUSE = sys.implementation.name == "cpython"
+__all__ = ["gc_paused", "restore_threshold"]
 
 _lock = threading.Lock()
 #: While a lift is on: ``(the application's young-generation threshold, the lifted one set instead,
@@ -49,7 +51,7 @@ _lift: Optional[Tuple[int, int, int]] = None
 
 def restore_threshold() -> None:
     """Put back the young-generation threshold a poll lifted, and run the pass it put off if now due."""
-    if _PAUSE:
+    if fast_paths.GC_PAUSE:
         _restore()
 
 
@@ -109,7 +111,7 @@ class gc_paused:  # noqa: N801 - used like a function: ``with gc_paused():``
         self._spared = 0
 
     def __enter__(self) -> None:
-        if not _PAUSE:
+        if not fast_paths.GC_PAUSE:
             return
         self._spared = _restore()
         if gc.isenabled():

@@ -12,23 +12,19 @@ until batches complete, up to ``max_block_ms``, then raises
 
 from __future__ import annotations
 
-import sys
 import threading
 import time
 from collections import deque
 from typing import Callable, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple, Union
 
+from kafka import fast_paths
 from kafka.cluster import ClusterMetadata
 from kafka.errors import IllegalStateError, KafkaTimeoutError
 from kafka.producer.batch import BATCH_OVERHEAD, Header, ProducerBatch, ValueColumns
 from kafka.producer.bulk_runs import fill, prefix_sums
-from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
+from kafka.producer.future import FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.structs import TopicPartition
-
-
-#: Whether this is PyPy (see :func:`new_lock`).
-PYPY = sys.implementation.name == "pypy"
 
 
 #: Records for :meth:`RecordAccumulator.append_many`: ``(timestamp, key, value, headers)`` tuples, or columns.
@@ -36,14 +32,14 @@ QueuedRecords = Union[Sequence[Tuple[int, Optional[bytes], Optional[bytes], Opti
 
 
 def new_lock() -> "threading.Lock":
-    """The accumulator's lock, taken once per record appended: a ``threading.RLock`` on PyPy, a ``Lock`` elsewhere.
+    """The accumulator's lock, taken once per record appended: an ``RLock`` on PyPy (``ACCUMULATOR_RLOCK``), else a ``Lock``.
 
     On PyPy an uncontended acquire and release of an RLock costs about a
     third of a Lock's (45 against 140 ns), and a Lock taken in the compiled
     append allocates on every call. Nothing here takes the lock twice in
     one thread, so reentrancy changes nothing; conditions work on both.
     """
-    return threading.RLock() if PYPY else threading.Lock()  # type: ignore[return-value]
+    return threading.RLock() if fast_paths.ACCUMULATOR_RLOCK else threading.Lock()  # type: ignore[return-value]
 
 
 class RecordAccumulator:
@@ -138,7 +134,7 @@ class RecordAccumulator:
                         if values is not None and key is None and headers is None:
                             last.stamps.append(timestamp)  # type: ignore[union-attr]
                             values.append(value)
-                            if COMPACT_FUTURES:
+                            if fast_paths.COMPACT_FUTURES:
                                 return ValueRecordFuture(last.result, len(values) - 1), \
                                     last.size >= last.max_size, False
                             index = len(values) - 1

@@ -6,7 +6,8 @@ from itertools import repeat
 from operator import itemgetter
 from typing import List, Optional, Sequence, Tuple, Union
 
-from kafka.producer.future import COMPACT_FUTURES, FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
+from kafka import fast_paths
+from kafka.producer.future import FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
 from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_size
 from kafka.record.record_encoding import Record
 from kafka.structs import TopicPartition
@@ -131,7 +132,7 @@ class ProducerBatch:
     def _keep_value_columns(self) -> None:
         """Give the result the timestamps and value sizes of the records kept as columns (their futures')."""
         values = self.values
-        if values and COMPACT_FUTURES:
+        if values and fast_paths.COMPACT_FUTURES:
             self.result.stamps = self.stamps
             self.result.value_sizes = [len(v) if v else -1 for v in values]  # as FutureRecordMetadata counts
 
@@ -161,7 +162,7 @@ class ProducerBatch:
         if values is not None and key is None and headers is None:
             self.stamps.append(timestamp)  # type: ignore[union-attr]
             values.append(value)
-            if COMPACT_FUTURES:
+            if fast_paths.COMPACT_FUTURES:
                 return ValueRecordFuture(self.result, index)
         else:
             self.record_list().append((timestamp, key, value, headers))

@@ -3,23 +3,23 @@
 Each helper works on whole lists with C-level iteration (``map``,
 ``itertools.accumulate``, ``bisect``, ``sorted``) so that the cost per
 record of a large ``send_batch`` stays a few tens of nanoseconds; on PyPy,
-whose JIT compiles plain loops, the prefix sums are a plain loop.
+whose JIT compiles plain loops, the prefix sums and the grouping are plain
+loops (the ``PLAIN_LOOPS`` fast path of :mod:`kafka.fast_paths`).
 """
 
 from __future__ import annotations
 
-import sys
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from itertools import accumulate
 from typing import Iterator, List, Optional, Sequence, Tuple
 
-_PYPY = sys.implementation.name == "pypy"
+from kafka import fast_paths
 
 
 def prefix_sums(sizes: Sequence[int]) -> List[int]:
     """``[0, sizes[0], sizes[0] + sizes[1], ...]`` (one more item than ``sizes``)."""
-    if not _PYPY:
+    if not fast_paths.PLAIN_LOOPS:
         return list(accumulate(sizes, initial=0))
     # PyPy's JIT runs the plain loop about twice as fast as accumulate().
     sums = [0] * (len(sizes) + 1)
@@ -67,7 +67,7 @@ def group_by_partition(indices: List[int], count: int) -> List[Tuple[int, List[i
     given order; on PyPy, a plain loop into one list per partition does
     (its JIT compiles the loop, while the sort calls its key per item).
     """
-    if _PYPY:
+    if fast_paths.PLAIN_LOOPS:
         buckets: List[List[int]] = [[] for _ in range(count)]
         for position, index in enumerate(indices):
             buckets[index].append(position)

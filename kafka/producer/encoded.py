@@ -39,7 +39,7 @@ Encoder = Callable[[Rows, List[int]], List[bytes]]
 #: ``key_groups(n)``: ``[(partition index, the records' indices in order)]``
 #: by the murmur2 of their keys among ``n`` partitions (as
 #: :func:`~kafka.producer.bulk_runs.group_by_partition` of
-#: :func:`~kafka.producer.murmur2_lanes.murmur2_partitions`).
+#: :func:`~kafka.murmur2.murmur2_partitions`).
 KeyGroups = Callable[[int], List[Tuple[int, List[int]]]]
 
 

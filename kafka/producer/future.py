@@ -10,7 +10,6 @@ one event, not a thousand futures.
 from __future__ import annotations
 
 import logging
-import sys
 import threading
 from typing import Any, Callable, List, NamedTuple, Optional, Tuple
 
@@ -321,11 +320,14 @@ class ValueRecordFuture(FutureRecordMetadata):
     Its timestamp and value size are read from its batch's result
     (:attr:`ProduceResult.stamps`, :attr:`ProduceResult.value_sizes`), which
     the batch fills in before it completes, when the metadata can first be
-    read. Used on PyPy (see :data:`COMPACT_FUTURES`), where an application
+    read. Used on PyPy (the ``COMPACT_FUTURES`` fast path of
+    :mod:`kafka.fast_paths`), where an application
     keeping its futures keeps two objects per record (the future and its
     boxed index) instead of four (with a boxed timestamp and value size),
     which the garbage collector copies out of the nursery and traces on
-    every major collection.
+    every major collection. Not on CPython: it frees the integers of a
+    future by reference counting, and the sizes the batch would compute on
+    completion would cost its sender thread more than the smaller future saves.
     """
 
     __slots__ = ()
@@ -346,9 +348,3 @@ class ValueRecordFuture(FutureRecordMetadata):
         sizes = self._result.value_sizes
         return sizes[self._index] if sizes is not None else -1
 
-
-#: Whether batches hand out :class:`ValueRecordFuture` for records without
-#: key and headers: on PyPy. CPython frees the integers of a future by
-#: reference counting, and the sizes the batch would compute on completion
-#: would cost its sender thread more than the smaller future saves.
-COMPACT_FUTURES = sys.implementation.name == "pypy"

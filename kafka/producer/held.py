@@ -7,7 +7,7 @@ are known, ``send()`` only checks a keyed record, takes its bytes from
 producer hands held records over at its sender thread's next turn (or
 sooner: when a group is full, before any other kind of send, and in
 ``flush()``, ``close()`` and ``purge()``). The hand-over hashes all the keys
-at once (:mod:`kafka.producer.murmur2_lanes`), sorts the records by
+at once (:func:`kafka.murmur2.murmur2_partitions`), sorts the records by
 partition, keeping their order within each, and appends each partition's
 run in one step.
 
@@ -24,10 +24,11 @@ from itertools import repeat
 from operator import itemgetter
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
-from kafka.producer.accumulator import PYPY, RecordAccumulator
+from kafka import fast_paths
+from kafka.murmur2 import murmur2_partitions
+from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.bulk_runs import group_by_partition
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
-from kafka.producer.murmur2_lanes import murmur2_partitions
 from kafka.structs import TopicPartition
 
 __all__ = ["HeldRecords", "place"]
@@ -117,7 +118,7 @@ def place(accumulator: RecordAccumulator, held: HeldRecords, failure: Optional[B
 
 def _bind(futures: List[FutureRecordMetadata], run: Sequence[int], result: ProduceResult, first: int) -> None:
     """Point the futures at positions ``run`` at ``result``, as its records ``first``, ``first + 1``, ..."""
-    if PYPY:  # the JIT compiles the loop; setattr through map() looks each name up per call
+    if fast_paths.PLAIN_LOOPS:  # PyPy: the JIT compiles the loop; setattr through map() looks each name up per call
         for index, position in enumerate(run, first):
             future = futures[position]
             future._result = result

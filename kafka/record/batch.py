@@ -38,6 +38,7 @@ import time
 from itertools import repeat
 from typing import Any, Iterator, List, Optional, Sequence, Tuple, cast
 
+from kafka import fast_paths
 from kafka.errors import ChecksumError, CorruptRecordError, IllegalArgumentError
 from kafka.record import codecs
 from kafka.record.crc import crc32c
@@ -52,9 +53,9 @@ from kafka.record.record_encoding import (
     Record,
     append_records,
     append_values,
-    bytes_builder,
     encode_general,
     join_records,
+    new_bytes_builder,
     now_ms,
 )
 from kafka.record.record_reader import RecordReader
@@ -559,8 +560,8 @@ class RecordBatchBuilder:
         if not count:
             return 0
         first = self._first_delta(count)
-        if bytes_builder is not None:
-            builder = bytes_builder()
+        if fast_paths.BYTES_BUILDER:
+            builder = new_bytes_builder()
             state = append_records(records, first, self._base_ts, self._max_ts,
                                    builder.append)  # type: ignore[attr-defined]
             return self._add_encoded(builder.build(), count, state)  # type: ignore[attr-defined]
@@ -573,8 +574,8 @@ class RecordBatchBuilder:
         if not count:
             return 0
         first = self._first_delta(count)
-        if bytes_builder is not None:
-            builder = bytes_builder()
+        if fast_paths.BYTES_BUILDER:
+            builder = new_bytes_builder()
             state = append_values(stamps, values, first, self._base_ts, self._max_ts,
                                   builder.append)  # type: ignore[attr-defined]
             return self._add_encoded(builder.build(), count, state)  # type: ignore[attr-defined]

@@ -32,9 +32,10 @@ runs the plain loop faster than anything else, so PyPy uses that.
 
 from __future__ import annotations
 
-import platform
 import zlib
 from typing import Callable, Dict, List, Optional, Tuple, Union, cast
+
+from kafka import fast_paths
 
 BytesLike = Union[bytes, bytearray, memoryview]
 
@@ -219,15 +220,19 @@ def _crc32c_lanes(data: bytes, value: int = 0) -> int:
     return c ^ 0xFFFFFFFF
 
 
-_IS_PYPY = platform.python_implementation() == "PyPy"
 _LANES_THRESHOLD = 1024
 
 
 def crc32c_pure(data: BytesLike, value: int = 0) -> int:
-    """Pure-Python CRC-32C of ``data``, continuing from ``value``."""
+    """Pure-Python CRC-32C of ``data``, continuing from ``value``.
+
+    The byte loop is the reference, and PyPy's fastest; on CPython (the
+    ``CRC32C_TABLES`` fast path of :mod:`kafka.fast_paths`) slicing-by-8
+    below 1 KiB and the lanes above it.
+    """
     if not isinstance(data, bytes):
         data = bytes(data)
-    if _IS_PYPY:
+    if not fast_paths.CRC32C_TABLES:
         return _crc32c_loop(data, value)
     if len(data) < _LANES_THRESHOLD:
         return _crc32c_sliced(data, value)

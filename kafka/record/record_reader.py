@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Optional, Tuple
 
+from kafka import fast_paths
 from kafka.errors import CorruptRecordError
 from kafka.record import uniform_runs
 from kafka.record.record import NO_HEADERS, Header, Record, RecordHeaders
@@ -230,7 +231,7 @@ class RecordReader:
 
     def _find_run(self) -> None:
         layout = None
-        if uniform_runs.ENABLED and self._left >= uniform_runs.MIN_RUN:
+        if fast_paths.UNIFORM_RUNS and self._left >= uniform_runs.MIN_RUN:
             layout = uniform_runs.probe(self._buf, self._pos, self._stop)
         run = uniform_runs.run_length(self._buf, self._pos, self._stop, layout, self._left) if layout else 0
         if run:

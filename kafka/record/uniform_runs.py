@@ -20,11 +20,11 @@ so the result is identical to the general decoder's.
 from __future__ import annotations
 
 import struct
-import sys
 from itertools import repeat
 from operator import add, itemgetter
 from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
+from kafka import fast_paths
 from kafka.errors import CorruptRecordError
 from kafka.record.rows import PREFIX_FIELDS, ROW_FIELDS
 from kafka.record.record import NO_HEADERS
@@ -36,10 +36,19 @@ __all__ = ["Layout", "probe", "run_length", "build_run", "MIN_RUN", "ENABLED"]
 #: than the fixed cost of checking and building a run.
 MIN_RUN = 8
 
-#: Whether readers should look for runs at all.  Only on CPython: PyPy's JIT
-#: compiles the record-by-record loop into faster code than these C-level
-#: iterators, which it cannot see into.
-ENABLED = sys.implementation.name == "cpython"
+#: Whether readers look for runs at all: the ``UNIFORM_RUNS`` fast path of
+#: :mod:`kafka.fast_paths` (which readers consult; this copy follows it).  Only
+#: on CPython: PyPy's JIT compiles the record-by-record loop into faster code
+#: than these C-level iterators, which it cannot see into.
+ENABLED = fast_paths.UNIFORM_RUNS
+
+
+def _follow_switch() -> None:
+    global ENABLED
+    ENABLED = fast_paths.UNIFORM_RUNS
+
+
+fast_paths.on_switch(_follow_switch)
 
 _CONTINUED = bytes(0 if b >= 0x80 else 1 for b in range(256))  # varint byte with a next one
 _LAST = bytes(0 if b < 0x80 else 1 for b in range(256))  # a varint's final byte

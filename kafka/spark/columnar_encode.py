@@ -23,7 +23,6 @@ from __future__ import annotations
 from typing import Any, List, NamedTuple, Optional, Tuple, Union
 
 import numpy as np
-from numpy.lib.stride_tricks import as_strided
 
 from kafka.record.batch import RECORD_OVERHEAD
 
@@ -161,11 +160,6 @@ def _row_prefixes(fields: List[Field], n: int, kind: Any) -> List[Any]:
     views[:, 1:3] = low.view(np.uint32).reshape(n, 2)
     views[:, 3] = high
     return [pa.Array.from_buffers(pa.binary_view(), n, [None, pa.py_buffer(views)]).cast(kind)]
-
-
-def windows(buffer: np.ndarray, length: int) -> np.ndarray:
-    """Every ``length``-byte window of ``buffer``: row ``i`` is ``buffer[i:i + length]`` (a view)."""
-    return as_strided(buffer, (len(buffer) - length + 1, length), (1, 1))
 
 
 def encode_batches(values: ArrowBinaryColumn, keys: Optional[ArrowBinaryColumn], counts: List[int]) -> List[bytes]:

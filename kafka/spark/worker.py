@@ -18,7 +18,7 @@ import threading
 import time
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterator, List, Optional, Tuple, TypeVar
 
-from kafka import errors
+from kafka import errors, fast_paths
 from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.enums import IsolationLevel
@@ -42,7 +42,9 @@ BYTES_PER_BATCH = 64 * 1024 * 1024
 
 #: Whether writes encode records from the Arrow columns (kafka.spark.encoded_write); when false,
 #: or for rows that path declines, rows go through KafkaProducer.send_batch as Python bytes.
-ENCODE = True
+#: Follows the ``SPARK_ENCODED_WRITE`` fast path of :mod:`kafka.fast_paths` (benchmarks/spark_write.py
+#: sets it directly).
+ENCODE = fast_paths.SPARK_ENCODED_WRITE
 #: Set to "1" by Spark in the environment of Python workers it reuses between tasks.
 REUSED_WORKER_ENV = "SPARK_REUSE_WORKER"
 #: Set to "0" (e.g. with ``spark.executorEnv.KAFKAWIRE_SPARK_FREEZE=0``) to keep tasks from freezing
@@ -50,6 +52,14 @@ REUSED_WORKER_ENV = "SPARK_REUSE_WORKER"
 FREEZE_ENV = "KAFKAWIRE_SPARK_FREEZE"
 #: Whether this interpreter can freeze objects (CPython 3.7+; PyPy cannot).
 _CAN_FREEZE = hasattr(gc, "freeze")
+
+
+def _follow_switch() -> None:
+    global ENCODE
+    ENCODE = fast_paths.SPARK_ENCODED_WRITE
+
+
+fast_paths.on_switch(_follow_switch)
 
 _lock = threading.Lock()
 #: How many modules were loaded when :func:`freeze_long_lived` last froze (0: never).

@@ -62,11 +62,11 @@ import ctypes.util
 import glob
 import importlib.util
 import os
-import platform
 import threading
 import weakref
 from typing import Any, Dict, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
+from kafka import fast_paths
 from kafka.errors import KafkaError
 
 #: Environment variable naming a librdkafka shared library to use instead of the bundled one.
@@ -529,7 +529,7 @@ class MockCluster:
         extra: List[Any] = []
         for code, rtt_ms in pairs:
             extra.extend((_c_int(code), _c_int(rtt_ms)))  # the C function reads two ints per pair
-        if platform.python_implementation() == "PyPy":
+        if fast_paths.PYPY:
             # PyPy's ctypes cannot make variadic calls; a prototype with the
             # same argument list is equivalent on the x86-64 and Linux arm64 ABIs.
             proto = ctypes.CFUNCTYPE(_c_int, *(_SIGNATURES[name][0] + [_c_int] * len(extra)))

@@ -8,9 +8,26 @@ import threading
 
 import pytest
 
+from kafka import fast_paths
 from kafka.consumer.gc_pause import gc_paused, restore_threshold
 
 cpython_only = pytest.mark.skipif(sys.implementation.name != "cpython", reason="pauses CPython's collector only")
+
+
+@pytest.fixture(autouse=True)
+def pausing():
+    """The pause is CPython's ``GC_PAUSE`` fast path: on for these tests even under KAFKAWIRE_NO_FAST_PATHS=1."""
+    with fast_paths.override(GC_PAUSE=fast_paths.CPYTHON):
+        yield
+
+
+def test_with_the_fast_path_off_a_poll_leaves_the_collector_alone():
+    saved = gc.get_threshold()
+    with fast_paths.override(GC_PAUSE=False):
+        with gc_paused():
+            assert gc.isenabled()
+        restore_threshold()
+        assert gc.get_threshold() == saved
 
 
 @cpython_only

@@ -1,6 +1,6 @@
 """The accumulator works alike on the lock it takes on CPython (Lock) and on PyPy (RLock).
 
-The PyPy one is chosen here on CPython by switching ``PYPY`` on: appends,
+The PyPy one is chosen here on CPython by switching ``ACCUMULATOR_RLOCK`` on: appends,
 drains, a thread blocked on ``buffer_memory`` woken by a completed batch,
 and ``wait_for_completion``.
 """
@@ -11,8 +11,8 @@ import threading
 
 import pytest
 
+from kafka import fast_paths
 from kafka.cluster import ClusterMetadata
-from kafka.producer import accumulator as accumulator_module
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.structs import TopicPartition
 
@@ -30,9 +30,9 @@ class _OneLeader(ClusterMetadata):
 
 
 @pytest.mark.parametrize("pypy", [False, True], ids=["Lock", "RLock"])
-def test_a_blocked_append_resumes_when_a_batch_completes(monkeypatch, pypy):
-    monkeypatch.setattr(accumulator_module, "PYPY", pypy)
-    acc = RecordAccumulator(batch_size=1000, buffer_memory=1200)
+def test_a_blocked_append_resumes_when_a_batch_completes(pypy):
+    with fast_paths.override(ACCUMULATOR_RLOCK=pypy):  # the lock is chosen when the accumulator is made
+        acc = RecordAccumulator(batch_size=1000, buffer_memory=1200)
     assert type(acc._lock) is type(threading.RLock() if pypy else threading.Lock())
     first, _, _ = acc.append(TP, 0, None, b"x" * 900, None, max_block=1.0)
     appended = threading.Event()

@@ -18,9 +18,8 @@ import uuid
 
 import pytest
 
-from kafka import errors
+from kafka import errors, fast_paths
 from kafka.producer import KafkaProducer
-from kafka.producer import batch as batch_module
 from kafka.producer.batch import BATCH_OVERHEAD, ProducerBatch
 from kafka.producer.encoded import EncodedBatch, send_encoded
 from kafka.producer.future import FutureRecordMetadata, ProduceResult, ValueRecordFuture
@@ -120,8 +119,8 @@ def test_callbacks_wait_for_both_halves_and_see_their_own_half():
     assert seen == [("ok", 8), ("error", "NotLeaderForPartitionError")]
 
 
-def test_index_only_futures_keep_their_timestamps_through_a_split(monkeypatch):
-    monkeypatch.setattr(batch_module, "COMPACT_FUTURES", True)
+@fast_paths.override(COMPACT_FUTURES=True)
+def test_index_only_futures_keep_their_timestamps_through_a_split():
     batch = ProducerBatch(TP, 0.0, 1 << 20)
     futures = [batch.try_append(500 + i, None, b"x" * i, None, 20) for i in range(4)]
     assert all(type(f) is ValueRecordFuture for f in futures)

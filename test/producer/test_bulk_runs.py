@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import random
-from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka.producer import bulk_runs
+from kafka import fast_paths
 from kafka.producer.bulk_runs import fill, group_by_partition, prefix_sums, sticky_runs
 from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size, estimate_record_sizes
-from kafka.producer.murmur2_lanes import murmur2_partitions
-from kafka.producer.partitioner import murmur2_partition
+from kafka.murmur2 import murmur2_partition, murmur2_partitions
 
 sizes_lists = st.lists(st.integers(1, 5000), min_size=1, max_size=200)
 
@@ -52,8 +50,16 @@ def test_group_by_partition_keeps_each_partitions_order(partitions, pypy):
     expected = {}
     for i, p in enumerate(partitions):
         expected.setdefault(p, []).append(i)
-    with mock.patch.object(bulk_runs, "_PYPY", pypy):  # PyPy's plain loop, or the sort
+    with fast_paths.override(PLAIN_LOOPS=pypy):  # PyPy's plain loop, or the sort
         assert group_by_partition(partitions, 8) == sorted(expected.items())
+
+
+@given(sizes=st.lists(st.integers(0, 5000), max_size=300))
+def test_prefix_sums_by_plain_loop_and_by_accumulate_agree(sizes):
+    expected = [sum(sizes[:i]) for i in range(len(sizes) + 1)]
+    for plain in (False, True):  # accumulate(), or PyPy's plain loop
+        with fast_paths.override(PLAIN_LOOPS=plain):
+            assert prefix_sums(sizes) == expected
 
 
 @given(keys=st.lists(st.none() | st.binary(max_size=40), max_size=50),

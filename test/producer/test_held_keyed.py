@@ -15,16 +15,13 @@ import uuid
 
 import pytest
 
-from kafka import direct, errors
+from kafka import direct, errors, fast_paths
 from kafka.conn.blocking import BlockingConnection
 from kafka.consumer import KafkaConsumer
 from kafka.producer import KafkaProducer
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata
-from kafka.producer import bulk_runs as bulk_runs_module
-from kafka.producer import held as held_module
-from kafka.producer import murmur2_lanes as murmur2_lanes_module
 from kafka.producer.held import HeldRecords, place
 from kafka.producer.partitioner import murmur2_partition
 from kafka.structs import TopicPartition
@@ -258,11 +255,13 @@ def test_back_pressure_on_held_records_blocks_up_to_max_block_ms_then_raises(moc
 
 
 @pytest.mark.parametrize("pypy", [False, True], ids=["cpython-paths", "pypy-paths"])
-def test_place_fails_what_it_cannot_place_and_returns_unused_memory(monkeypatch, pypy):
+def test_place_fails_what_it_cannot_place_and_returns_unused_memory(pypy):
     # PyPy takes plain loops where CPython maps and sorts (grouping, binding, hashing): both run here.
-    monkeypatch.setattr(held_module, "PYPY", pypy)
-    monkeypatch.setattr(bulk_runs_module, "_PYPY", pypy)
-    monkeypatch.setattr(murmur2_lanes_module, "HASH_BY_WORDS", pypy)
+    with fast_paths.override(PLAIN_LOOPS=pypy, MURMUR2_KEY_LANES=not pypy, MURMUR2_LANES=not pypy):
+        _place_fails_what_it_cannot_place_and_returns_unused_memory()
+
+
+def _place_fails_what_it_cannot_place_and_returns_unused_memory():
     accumulator = RecordAccumulator(batch_size=1000, linger_ms=0, buffer_memory=100_000, retry_backoff_ms=100,
                                     delivery_timeout_ms=10_000)
     tps = [TopicPartition("t", p) for p in range(3)]

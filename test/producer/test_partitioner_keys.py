@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 from kafka import direct
 from kafka.conn.blocking import BlockingConnection
 from kafka.producer import KafkaProducer
-from kafka.producer.partitioner import (_TABLED_BLOCKS, murmur2, murmur2_by_words, murmur2_partition,
-                                        murmur2_unsigned)
+from kafka.murmur2 import (_TABLED_BLOCKS, murmur2, murmur2_in_lanes, murmur2_partition, murmur2_plain,
+                           murmur2_unsigned)
 
 # Computed with OpenJDK 17 (javac) running a transcription of Kafka's
 # Utils.murmur2 on the UTF-8 bytes of each key; the broker test below checks
@@ -87,8 +87,8 @@ def test_murmur2_equals_the_block_by_block_reference(key, partitions):
 
 
 @pytest.mark.parametrize("key", list(JAVA_VALUES), ids=lambda k: k.hex())
-def test_the_word_loop_pypy_uses_gives_the_java_values(key):
-    h = murmur2_by_words(key)
+def test_the_plain_loop_pypy_uses_gives_the_java_values(key):
+    h = murmur2_plain(key)
     assert h - (1 << 32 if h >> 31 else 0) == JAVA_VALUES[key]
 
 
@@ -96,15 +96,16 @@ def test_the_word_loop_pypy_uses_gives_the_java_values(key):
 @given(key=st.binary(max_size=4 * _TABLED_BLOCKS + 40))
 @example(key=b"\xff" * 7)  # all ones, a 3-byte tail: the largest intermediate values
 @example(key=b"")
-def test_the_word_loop_equals_the_lanes_and_the_reference(key):
-    """PyPy hashes with murmur2_by_words; here (CPython) it is checked against the lanes and the reference."""
-    assert murmur2_by_words(key) == _murmur2_block_by_block(key)
-    assert murmur2_by_words(key) == murmur2_unsigned(key)
+def test_the_plain_loop_equals_the_lanes_and_the_reference(key):
+    """PyPy hashes with murmur2_plain; it is checked against CPython's lanes and this file's own transcription."""
+    assert murmur2_plain(key) == _murmur2_block_by_block(key)
+    assert murmur2_plain(key) == murmur2_in_lanes(key)
 
 
 def test_a_very_long_key_is_hashed_block_by_block():
     key = bytes(range(256)) * 4096 + b"xy"  # 1 MiB and a 2-byte tail
     assert murmur2_unsigned(key) == _murmur2_block_by_block(key)
+    assert murmur2_in_lanes(key) == _murmur2_block_by_block(key)
 
 
 def test_keys_with_high_bytes_land_where_librdkafka_puts_them(broker):

@@ -1,12 +1,12 @@
 """Batches keep key-less, header-less records as two columns, and on PyPy hand out index-only futures.
 
 Both must be invisible: a batch encodes to the same bytes whichever way it
-holds its records (on CPython's record loop and on PyPy's, stood in for by
-a list-based builder here), keeps the order of records when a keyed record
+holds its records (on CPython's record loop and on PyPy's builder loop, with
+a list-based builder standing in for PyPy's off PyPy), keeps the order of records when a keyed record
 turns its columns into tuples, and a :class:`ValueRecordFuture` reports the
 same metadata as the full :class:`FutureRecordMetadata` it replaces. The
-PyPy-only futures are switched on here with ``COMPACT_FUTURES``, so CPython
-runs them too.
+PyPy-only paths are switched on here with :func:`kafka.fast_paths.override`
+(``COMPACT_FUTURES``, ``BYTES_BUILDER``), so CPython runs them too.
 """
 
 from __future__ import annotations
@@ -15,15 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from kafka.producer import accumulator as accumulator_module
-from kafka.producer import batch as batch_module
+from kafka import fast_paths
 from kafka.producer.accumulator import RecordAccumulator
 from kafka.producer.batch import ProducerBatch, ValueColumns
 from kafka.producer.future import FutureRecordMetadata, ValueRecordFuture
-from kafka.record import batch as record_batch_module
 from kafka.record.batch import RecordBatch, RecordBatchBuilder
 from kafka.structs import TopicPartition
-from test.support.builders import ListBuilder
 
 TP = TopicPartition("t", 0)
 
@@ -58,10 +55,9 @@ def _tuple_encoding(records) -> bytes:
 @given(entries=mixed, pypy_loop=st.booleans())
 def test_a_batch_encodes_its_columns_as_the_tuples_they_stand_for(entries, pypy_loop):
     records = [_as_record(e) for e in entries]
-    expected = _tuple_encoding(records)
-    with pytest.MonkeyPatch.context() as patch:
-        if pypy_loop:
-            patch.setattr(record_batch_module, "bytes_builder", ListBuilder)
+    with fast_paths.override(BYTES_BUILDER=False):
+        expected = _tuple_encoding(records)
+    with fast_paths.override(BYTES_BUILDER=pypy_loop):
         batch = _batch(entries)
         assert batch.record_tuples() == records
         assert batch.record_count == len(records)
@@ -126,10 +122,12 @@ def test_records_without_key_and_headers_become_columns():
 
 
 @pytest.mark.parametrize("keyed_at", [None, 0, 2])
-def test_index_only_futures_report_what_full_futures_do(monkeypatch, keyed_at):
+def test_index_only_futures_report_what_full_futures_do(keyed_at):
     def run(compact: bool):
-        monkeypatch.setattr(accumulator_module, "COMPACT_FUTURES", compact)
-        monkeypatch.setattr(batch_module, "COMPACT_FUTURES", compact)
+        with fast_paths.override(COMPACT_FUTURES=compact):
+            return appended()
+
+    def appended():
         acc = RecordAccumulator(batch_size=1 << 20)
         futures = []
         for i in range(5):
@@ -157,9 +155,8 @@ def test_index_only_futures_report_what_full_futures_do(monkeypatch, keyed_at):
     assert [f.get(0) for f in compact] == [f.get(0) for f in full]
 
 
-def test_an_index_only_future_fails_like_a_full_one(monkeypatch):
-    monkeypatch.setattr(accumulator_module, "COMPACT_FUTURES", True)
-    monkeypatch.setattr(batch_module, "COMPACT_FUTURES", True)
+@fast_paths.override(COMPACT_FUTURES=True)
+def test_an_index_only_future_fails_like_a_full_one():
     acc = RecordAccumulator(batch_size=1 << 20)
     future = acc.append(TP, 1, None, b"v", None, 1.0)[0]
     assert type(future) is ValueRecordFuture

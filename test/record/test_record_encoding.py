@@ -1,6 +1,8 @@
 """The PyPy record loop (append_records) encodes exactly as CPython's (join_records).
 
-On CPython the PyPy path is taken by standing a list-based builder in for
+Both paths run on either interpreter: :func:`kafka.fast_paths.override`
+switches the ``BYTES_BUILDER`` path on or off, and off PyPy a list-based
+builder (:class:`~kafka.record.record_encoding.JoinBuilder`) stands in for
 PyPy's ``__pypy__.builders.BytesBuilder``.
 """
 
@@ -12,10 +14,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from kafka import fast_paths
 from kafka.record import batch as batch_module
 from kafka.record.batch import RecordBatchBuilder
 from kafka.record.record_encoding import append_records, join_records
-from test.support.builders import ListBuilder
 
 optional_bytes = st.one_of(st.none(), st.binary(max_size=300))
 # Header keys are str (bytes ones take encode_general on both paths), values bytes or None (a
@@ -31,8 +33,9 @@ records = st.lists(st.tuples(timestamps, optional_bytes, values, headers), min_s
 
 
 @pytest.fixture
-def pypy_path(monkeypatch):
-    monkeypatch.setattr(batch_module, "bytes_builder", ListBuilder)
+def pypy_path():
+    with fast_paths.override(BYTES_BUILDER=True):
+        yield
 
 
 def build(chunks):
@@ -51,9 +54,9 @@ def fixed_time(chunks):
 @given(first=records, rest=records)
 def test_pypy_loop_matches_cpython_loop(first, rest):
     chunks = fixed_time([first, rest])
-    expected = build(chunks)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(batch_module, "bytes_builder", ListBuilder)
+    with fast_paths.override(BYTES_BUILDER=False):
+        expected = build(chunks)
+    with fast_paths.override(BYTES_BUILDER=True):
         assert build(chunks) == expected
 
 

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from kafka import fast_paths
 from kafka.errors import CorruptRecordError
 from kafka.record import uniform_runs
 from kafka.record.batch import RecordBatch, RecordBatchBuilder
@@ -203,7 +204,9 @@ def test_any_body_decodes_as_one_by_one_decoding_does(segments, chunk):
             headers = (("h", b"1"),) if with_header and i == n // 2 else ()
             specs.append((ts + i, delta, key, value, headers))
     data, expected = body_of(specs)
-    assert read_all(data, len(specs), chunk) == expected
+    for runs in (True, False):  # the UNIFORM_RUNS fast path, or record-by-record decoding alone
+        with fast_paths.override(UNIFORM_RUNS=runs):
+            assert read_all(data, len(specs), chunk) == expected
     assert read_one_by_one(data, len(specs)) == expected
 
 

@@ -6,7 +6,7 @@ import pytest
 
 pa = pytest.importorskip("pyarrow")
 
-from kafka import errors  # noqa: E402
+from kafka import errors, fast_paths  # noqa: E402
 from kafka.producer.partitioner import murmur2_partition  # noqa: E402
 from kafka.spark import worker  # noqa: E402
 from test.spark.conftest import make_topic  # noqa: E402
@@ -14,9 +14,9 @@ from test.support.consuming import records_by_partition  # noqa: E402
 
 
 @pytest.fixture(params=[True, False], ids=["encoded", "send_batch"])
-def encode(request, monkeypatch):
-    monkeypatch.setattr(worker, "ENCODE", request.param)
-    return request.param
+def encode(request):
+    with fast_paths.override(SPARK_ENCODED_WRITE=request.param):
+        yield request.param
 
 
 def _read(broker, topic, partitions, count):
