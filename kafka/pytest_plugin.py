@@ -39,7 +39,7 @@ import pytest
 
 if TYPE_CHECKING:
     from kafka.admin import KafkaAdminClient
-    from kafka.consumer.kafka import ModernKafkaConsumer
+    from kafka.consumer.modern import ModernKafkaConsumer
     from kafka.producer import KafkaProducer
     from kafka.testing import EmbeddedBroker
     from kafka.testing.mock_cluster import MockCluster
@@ -249,7 +249,7 @@ def kafka_consumer_factory(request: pytest.FixtureRequest) -> Iterator[Callable[
     ``group_id`` the consumer reads every partition without joining a group.
     Every consumer made is closed when the test ends.
     """
-    from kafka.consumer.kafka import ModernKafkaConsumer
+    from kafka.consumer.modern import ModernKafkaConsumer
 
     made: List["ModernKafkaConsumer"] = []
 

@@ -10,12 +10,16 @@ rules (see ``docs/architecture.rst``):
 * a module imports only its own layer and the layers below it
   (:data:`RANKS`): the sans-IO protocol and record code sit on errors and
   structs alone, connections on those, and so on up to the CLI.
+
+Two more keep the layers honest: the adapters (:data:`ADAPTERS`) read no
+private name of an object another layer made, and no modules import each
+other in a circle.
 """
 
 import ast
 import inspect
 import pathlib
-from typing import Dict, Iterator, Set, Tuple
+from typing import Dict, Iterator, List, Set, Tuple
 
 import pytest
 
@@ -120,9 +124,13 @@ def _known(name: str) -> str:
 
 def _imports(module: str) -> Iterator[Tuple[str, int]]:
     """(imported module, line) for every kafka import in ``module``."""
+    return _imports_of(module, ast.parse(MODULES[module].read_text(encoding="utf-8")))
+
+
+def _imports_of(module: str, tree: ast.AST) -> Iterator[Tuple[str, int]]:
+    """(imported module, line) for every kafka import in ``tree``, a part of ``module``."""
     path = MODULES[module]
     package = module if path.name == "__init__.py" else module.rpartition(".")[0]
-    tree = ast.parse(path.read_text(encoding="utf-8"))
     # The package root names its lazy exports for type checkers under
     # TYPE_CHECKING; at run time they load through _EXPORTS (ROOT_EXPORTS here).
     typing_only = set()
@@ -219,3 +227,264 @@ def test_public_classes_extend_the_engine() -> None:
 
     assert issubclass(kafka.KafkaClient, RoutingClient)
     assert issubclass(kafka.KafkaConsumer, ModernKafkaConsumer)
+
+
+# -- public seams -----------------------------------------------------------------------------
+#
+# The adapter layers sit on the engine's public, documented methods only. In
+# their modules, ``x._name`` (and ``getattr(x, "_name")``, and ``from m import
+# _name``) is flagged when ``x`` comes from another layer. Where ``x`` comes
+# from is read from the module: ``self``/``cls``, the module's classes and the
+# names it imports are known; a function's parameters are known through their
+# annotations and ``isinstance`` checks, its variables through the class they
+# are built from. For any other ``x``, the name must be one the adapter's own
+# layer defines and no other layer does.
+
+#: Layers that must use only the public methods of the layers below them.
+ADAPTERS = {"confluent", "quix", "spark", "simple", "cli", "pytest_plugin"}
+
+#: Private-looking names that are public API of the objects they are read on.
+PUBLIC_PRIVATE_NAMES: Dict[str, str] = {
+    "_make": "namedtuple API (kafka.structs types are namedtuples)",
+    "_replace": "namedtuple API",
+    "_fields": "namedtuple API",
+    "_asdict": "namedtuple API",
+}
+
+#: (module, attribute) pairs allowed anyway, each with its reason.
+PRIVATE_ALLOWED: Dict[Tuple[str, str], str] = {
+    ("kafka.spark.quiet_session", "_gateway"): "pyspark's SparkContext, not a kafka layer",
+    ("kafka.cli", "_run"): "the argparse namespace's command, which this module sets with set_defaults",
+    ("kafka.confluent.schema_registry._serde", "_cache"):
+        "the serdes and the registry client of one package share the client's schema cache",
+    ("kafka.confluent.share_consumer", "_delivery_count"):
+        "kafka.confluent.Message keeps confluent-kafka's read-only surface; its maker sets the count",
+}
+
+
+def _is_private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))
+
+
+def _defined_names(tree: ast.AST) -> Set[str]:
+    """Private names a module defines: attributes set on self/cls, class members, module globals."""
+    names: Set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            if isinstance(node.value, ast.Name) and node.value.id in ("self", "cls"):
+                names.add(node.attr)
+        elif isinstance(node, (ast.ClassDef, ast.Module)):
+            for item in node.body:
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    names.add(item.name)
+                elif isinstance(item, ast.Assign):
+                    names.update(t.id for t in item.targets if isinstance(t, ast.Name))
+                elif isinstance(item, ast.AnnAssign) and isinstance(item.target, ast.Name):
+                    names.add(item.target.id)
+    return {n for n in names if _is_private(n)}
+
+
+def _names_by_layer() -> Dict[str, Set[str]]:
+    found: Dict[str, Set[str]] = {}
+    for module, path in MODULES.items():
+        found.setdefault(_layer(module), set()).update(_defined_names(ast.parse(path.read_text(encoding="utf-8"))))
+    return found
+
+
+NAMES_BY_LAYER = _names_by_layer()
+
+_OWN, _OTHER, _OUTSIDE = "own", "other", "outside"
+
+
+def _module_bindings(module: str, tree: ast.Module) -> Dict[str, str]:
+    """Module-level name -> where it comes from (own layer, another kafka layer, outside kafka)."""
+    own = _layer(module)
+    path = MODULES[module]
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    bound: Dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            bound[node.name] = _OWN
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                name = alias.asname or alias.name.split(".")[0]
+                if alias.name.split(".")[0] != "kafka":
+                    bound[name] = _OUTSIDE
+                elif alias.asname:
+                    bound[name] = _OWN if _layer(_known(alias.name)) == own else _OTHER
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                kept = package.split(".")[:len(package.split(".")) - node.level + 1]
+                base = ".".join(kept + ([node.module] if node.module else []))
+            for alias in node.names:
+                name = alias.asname or alias.name
+                if base.split(".")[0] != "kafka":
+                    if base not in ("typing", "typing_extensions"):  # Any, Optional: say nothing
+                        bound[name] = _OUTSIDE
+                    continue
+                full = base + "." + alias.name
+                target = _known(full) if (full in MODULES or full in MOVED) else _known(base)
+                bound[name] = _OWN if _layer(target) == own else _OTHER
+    return bound
+
+
+def _class_origin(node: ast.AST, bound: Dict[str, str]) -> str:
+    """Where the class named by an annotation or an isinstance() argument comes from ('' unknown)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            node = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            return ""
+    if isinstance(node, ast.Name):
+        return bound.get(node.id, "")
+    if isinstance(node, ast.Attribute):
+        return _class_origin(node.value, bound)
+    if isinstance(node, ast.Subscript):  # Optional[X]
+        return _class_origin(node.slice, bound)
+    if isinstance(node, ast.Tuple):
+        origins = {_class_origin(e, bound) for e in node.elts}
+        return origins.pop() if len(origins) == 1 else ""
+    return ""
+
+
+def _local_bindings(function: ast.AST, bound: Dict[str, str]) -> Dict[str, str]:
+    local: Dict[str, str] = {}
+    args = function.args  # type: ignore[attr-defined]
+    for arg in args.posonlyargs + args.args + args.kwonlyargs:
+        if arg.annotation is not None:
+            local[arg.arg] = _class_origin(arg.annotation, bound)
+    for node in ast.walk(function):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "isinstance"
+                and len(node.args) == 2 and isinstance(node.args[0], ast.Name)):
+            local[node.args[0].id] = local.get(node.args[0].id) or _class_origin(node.args[1], bound)
+        elif isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
+            call = node.value
+            built = _class_origin(call.func, bound)
+            if not built and call.args and isinstance(call.args[0], ast.Name):
+                # tuple.__new__(cls, ...), a maker handed the class: an object of that class
+                built = _OWN if call.args[0].id == "cls" else bound.get(call.args[0].id, "")
+            for target in node.targets:
+                if isinstance(target, ast.Name):
+                    local[target.id] = built
+    return {name: origin for name, origin in local.items() if origin}
+
+
+def _private_uses(module: str) -> Iterator[Tuple[int, str]]:
+    """(line, text) of every private name ``module`` reads from an object of another layer."""
+    own = _layer(module)
+    tree = ast.parse(MODULES[module].read_text(encoding="utf-8"))
+    bound = _module_bindings(module, tree)
+    here = _defined_names(tree)
+    others = set().union(*(names for layer, names in NAMES_BY_LAYER.items() if layer != own))
+    parents: Dict[int, ast.AST] = {}
+    for node in ast.walk(tree):
+        for child in ast.iter_child_nodes(node):
+            parents[id(child)] = node
+
+    def origin(expr: ast.AST, at: ast.AST) -> str:
+        if not isinstance(expr, ast.Name):
+            return ""
+        if expr.id in ("self", "cls"):
+            return _OWN
+        scope = parents.get(id(at))
+        while scope is not None:
+            if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                found = _local_bindings(scope, bound).get(expr.id)
+                if found:
+                    return found
+            scope = parents.get(id(scope))
+        return bound.get(expr.id, "")
+
+    def flagged(expr: ast.AST, name: str, at: ast.AST) -> bool:
+        if not _is_private(name) or name in PUBLIC_PRIVATE_NAMES or (module, name) in PRIVATE_ALLOWED:
+            return False
+        where = origin(expr, at)
+        if where in (_OWN, _OUTSIDE):
+            return False
+        return where == _OTHER or name not in here or name in others
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and flagged(node.value, node.attr, node):
+            yield node.lineno, ast.unparse(node)
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+              and node.func.id in ("getattr", "hasattr", "setattr") and len(node.args) >= 2
+              and isinstance(node.args[1], ast.Constant) and isinstance(node.args[1].value, str)
+              and flagged(node.args[0], node.args[1].value, node)):
+            yield node.lineno, ast.unparse(node)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            for target, line in _imports_of(module, node):
+                if _layer(target) != own and any(_is_private(part) for part in target.split(".")):
+                    yield line, "import of %s" % target
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if _is_private(alias.name) and _module_bindings(module, ast.Module(body=[node], type_ignores=[])
+                                                                 ).get(alias.asname or alias.name) == _OTHER:
+                    yield node.lineno, "from %s import %s" % (node.module, alias.name)
+
+
+def test_adapters_use_only_public_engine_names() -> None:
+    bad = ["%s:%d %s" % (module, line, text)
+           for module in MODULES if _layer(module) in ADAPTERS
+           for line, text in _private_uses(module)]
+    assert not bad, "private names of other layers:\n" + "\n".join(sorted(bad))
+
+
+# -- no import circles ------------------------------------------------------------------------
+
+
+def _import_graph() -> Dict[str, Set[str]]:
+    return {module: {target for target, _ in _imports(module) if target != module} for module in MODULES}
+
+
+def _cycles(graph: Dict[str, Set[str]]) -> List[List[str]]:
+    """The strongly connected components of more than one module (Tarjan's algorithm, iterative)."""
+    index: Dict[str, int] = {}
+    low: Dict[str, int] = {}
+    stack: List[str] = []
+    on_stack: Set[str] = set()
+    found: List[List[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph.get(child, ())))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_cycles_finds_a_circle() -> None:
+    assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert _cycles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_import_circles() -> None:
+    cycles = _cycles(_import_graph())
+    assert not cycles, "modules that import each other, directly or not:\n" + "\n".join(
+        " <-> ".join(c) for c in cycles)

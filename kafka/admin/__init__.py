@@ -24,7 +24,8 @@ from kafka.admin.kinds import ConfigFilterType, ConfigSourceType, ConfigType, Gr
 from kafka.admin.resources import (AlterConfigOp, ConfigEntry, ConfigResource, ConfigResourceType, ConfigSource,
                                    NewPartitions, NewTopic)
 from kafka.admin.results import (AdminResultError, ClusterDescription, DeletedRecords, GroupDescription,
-                                 GroupListing, MemberDescription, TopicDescription)
+                                 GroupListing, MemberDescription, RawGroupDescription, RawMemberDescription,
+                                 TopicDescription)
 from kafka.enums import OffsetSpec, OffsetTimestamp
 
 __all__ = [
@@ -32,7 +33,8 @@ __all__ = [
     "ConfigEntry", "ConfigSource", "ACL", "ACLFilter", "ResourcePattern", "ResourcePatternFilter",
     "ResourceType", "ACLOperation", "ACLPermissionType", "ACLResourcePatternType", "AdminResultError",
     "TopicDescription", "ClusterDescription", "GroupListing", "GroupDescription", "MemberDescription",
-    "DeletedRecords", "MemberToRemove", "ElectionType", "UpdateFeatureType", "AbortTransactionSpec",
+    "RawGroupDescription", "RawMemberDescription", "DeletedRecords", "MemberToRemove", "ElectionType",
+    "UpdateFeatureType", "AbortTransactionSpec",
     "PartitionProducerState", "ProducerState", "TransactionDescription", "TransactionListing", "TransactionState",
     "ScramMechanism", "UserScramCredentialDeletion", "UserScramCredentialUpsertion",
     "GroupState", "GroupType", "ConfigType", "ConfigSourceType", "ConfigFilterType", "OffsetSpec", "OffsetTimestamp",

@@ -21,6 +21,7 @@ from kafka.client.routing import RoutingClient
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG, parse_bootstrap
 from kafka.protocol.apis import METADATA
 from kafka.protocol.schema import Api
+from kafka.structs import BrokerMetadata
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +88,7 @@ class AdminBase:
             self._client.refresh_metadata(timeout_ms)
         except errors.KafkaTimeoutError:
             addresses = ", ".join("%s:%d" % hp for hp in self._bootstrap)
-            reason = self._client._last_connection_error()
+            reason = self._client.last_connection_error()
             raise errors.NoBrokersAvailable("could not reach any of the bootstrap servers (%s) within %g s: %s"
                                             % (addresses, timeout_ms / 1000.0, reason)) from None
 
@@ -237,6 +238,23 @@ class AdminBase:
             self._client.refresh_metadata(min(self._left_ms(deadline), self.config["request_timeout_ms"]))
         except errors.KafkaError as exc:
             log.debug("metadata refresh failed: %s", exc)
+
+    def known_brokers(self, refresh: bool = False) -> List[BrokerMetadata]:
+        """The brokers of the client's cluster view, sorted by node id.
+
+        With ``refresh``, metadata is fetched first (within
+        ``request_timeout_ms``; a failure is logged and the view kept as it
+        was). Before the first metadata the view holds the bootstrap
+        addresses. Sends nothing without ``refresh``.
+        """
+        self._check_open()
+        if refresh:
+            self._refresh_quietly(self._deadline())
+        return sorted(self._client.cluster.brokers(), key=lambda b: b.nodeId)
+
+    def broker_metadata(self, node_id: int) -> Optional[BrokerMetadata]:
+        """Broker ``node_id`` as the client's cluster view knows it (a bootstrap address's pseudo id too), or None."""
+        return self._client.cluster.broker_metadata(node_id)
 
     def _broker_ids(self, brokers: Optional[Sequence[int]] = None) -> List[int]:
         """``brokers`` as a list, or every broker of freshly refreshed metadata when None."""

@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Dict, Iterable, List, Mapping, Optional, 
 from kafka import errors
 from kafka.admin.base import AdminBase, broker_error
 from kafka.admin.resources import check_partitions
-from kafka.admin.results import GroupDescription, GroupListing, MemberDescription, finish
+from kafka.admin.results import (GroupDescription, GroupListing, MemberDescription, RawGroupDescription,
+                                 RawMemberDescription, finish)
 from kafka.client import topic_ids
 from kafka.protocol.apis import (DELETE_GROUPS, DESCRIBE_GROUPS, LIST_GROUPS, OFFSET_COMMIT, OFFSET_DELETE,
                                  OFFSET_FETCH)
@@ -107,8 +108,7 @@ class GroupsMixin(AdminBase):
         the whole.
         """
         self._check_open()
-        self._refresh_quietly(self._deadline())
-        nodes = sorted(b.nodeId for b in self._client.cluster.brokers()) if broker_ids is None else list(broker_ids)
+        nodes = [b.nodeId for b in self.known_brokers(refresh=True)] if broker_ids is None else list(broker_ids)
         if not nodes:
             raise errors.NoBrokersAvailable("the cluster metadata lists no broker")
         found: Dict[str, GroupListing] = {}
@@ -155,6 +155,26 @@ class GroupsMixin(AdminBase):
             results[group_id] = GroupDescription(g.group_id, g.group_state, g.protocol_type or "",
                                                  g.protocol_data or "", members, node)
         return finish("describe_consumer_groups", results, raise_error)
+
+    def describe_groups_at(self, node_id: int, group_ids: Sequence[str],
+                           timeout_ms: Optional[float] = None) -> List[RawGroupDescription]:
+        """Ask broker ``node_id`` to describe ``group_ids``, in one DescribeGroups request, as it answers.
+
+        For callers that want what the broker sent: a group it does not
+        coordinate comes back with its error code, and members keep their
+        protocol metadata and assignment as bytes. The broker is the one
+        that listed the groups (:attr:`GroupListing.coordinator`), not looked
+        up again. Raises on a connection failure or after ``timeout_ms``
+        (default ``request_timeout_ms``).
+        """
+        ids = list(group_ids)
+        response = self._send_to_node(node_id, DESCRIBE_GROUPS, lambda v: DESCRIBE_GROUPS.Request(
+            groups=ids, include_authorized_operations=False), self._deadline(timeout_ms))
+        return [RawGroupDescription(g.group_id, g.error_code, g.group_state, g.protocol_type, g.protocol_data,
+                                    tuple(RawMemberDescription(m.member_id, m.client_id, m.client_host,
+                                                               m.member_metadata, m.member_assignment)
+                                          for m in g.members))
+                for g in response.groups]
 
     def delete_consumer_groups(self, group_ids: Sequence[str],
                                raise_error: bool = True) -> Dict[str, Optional[BaseException]]:

@@ -9,7 +9,8 @@ from kafka.admin.base import AdminBase
 from kafka.admin.resources import check_partitions
 from kafka.admin.results import DeletedRecords, finish
 from kafka.protocol.apis import DELETE_RECORDS, LIST_OFFSETS
-from kafka.structs import TopicPartition
+from kafka.protocol.list_offsets import OffsetQuery, list_offsets_request, listed_offsets
+from kafka.structs import OffsetAndTimestamp, TopicPartition
 
 EARLIEST, LATEST = -2, -1
 
@@ -69,40 +70,57 @@ class RecordsMixin(AdminBase):
         results = {tp: (o.error if o.error is not None else o.value) for (tp, _), o in zip(items, outcomes)}
         return finish("delete_records", results, raise_error)
 
-    def _list_offsets(self, partitions: Sequence[TopicPartition], timestamp: int,
-                      what: str) -> Dict[TopicPartition, int]:
-        found = self._list_offsets_and_times({tp: timestamp for tp in check_partitions(partitions, what)}, what)
-        return {tp: offset for tp, (offset, _) in found.items()}
+    def list_offsets(self, specs: Mapping[TopicPartition, int], isolation_level: int = 0,
+                     timeout_ms: Optional[float] = None, *,
+                     raise_error: bool = True) -> Dict[TopicPartition, Any]:
+        """Look offsets up: ``{TopicPartition: timestamp or OffsetSpec}`` -> ``{TopicPartition: OffsetAndTimestamp}``.
 
-    def _list_offsets_and_times(self, specs: Mapping[TopicPartition, int], what: str,
-                                isolation_level: int = 0) -> Dict[TopicPartition, Tuple[int, int]]:
-        """``{partition: (offset, timestamp)}`` for ``{partition: timestamp or special value}``."""
+        A spec is a timestamp in ms (the first offset at or after it) or an
+        :class:`~kafka.enums.OffsetSpec` value (-2 earliest, -1 latest, -3
+        max timestamp, ...). Each result carries the offset, the timestamp of
+        that record and the leader epoch the leader answered with (-1 where
+        nothing matched or the broker does not say). ``isolation_level`` 1
+        (``read_committed``) answers the last stable offset for latest. Each
+        partition goes to its leader, retried on retriable errors within
+        ``timeout_ms`` (default ``request_timeout_ms``); failures are reported
+        per partition (see ``raise_error`` in :class:`KafkaAdminClient`).
+        """
+        parts = check_partitions(list(specs), "list_offsets")
+        for tp, spec in zip(parts, specs.values()):
+            if isinstance(spec, bool) or not isinstance(spec, int):
+                raise errors.IllegalArgumentError("list_offsets: %s-%d maps to %r, not a timestamp or OffsetSpec"
+                                                  % (tp.topic, tp.partition, spec))
+        checked = {tp: int(spec) for tp, spec in zip(parts, specs.values())}
+        return finish("list_offsets", self._offsets_found(checked, isolation_level, timeout_ms), raise_error)
+
+    def _offsets_found(self, specs: Mapping[TopicPartition, int], isolation_level: int = 0,
+                       timeout_ms: Optional[float] = None) -> Dict[TopicPartition, Any]:
+        """``{partition: OffsetAndTimestamp or exception}`` for ``{partition: timestamp or special value}``."""
         parts = list(specs)
         if not parts:
             return {}
-        R = LIST_OFFSETS.Request
 
         def build(node: int, version: int, batch: List[Tuple[TopicPartition, Any]]) -> Any:
-            topics: Dict[str, List[Any]] = {}
-            for tp, ts in batch:
-                topics.setdefault(tp.topic, []).append(R.ListOffsetsTopic.ListOffsetsPartition(
-                    partition_index=tp.partition, timestamp=ts))
-            return R(replica_id=-1, isolation_level=isolation_level,
-                     topics=[R.ListOffsetsTopic(name=t, partitions=ps) for t, ps in topics.items()])
+            return list_offsets_request([OffsetQuery(tp.topic, tp.partition, ts) for tp, ts in batch],
+                                        isolation_level)
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
-            out = {}
-            for t in response.topics:
-                for p in t.partitions:
-                    # v0 answers a list of offsets, later versions one offset.
-                    offset = p.old_style_offsets[0] if p.old_style_offsets else p.offset
-                    out[(t.name, p.partition_index)] = (p.error_code, (offset, getattr(p, "timestamp", -1)))
-            return out
+            return {key: (found.error_code, OffsetAndTimestamp(found.offset, found.timestamp, found.leader_epoch))
+                    for key, found in listed_offsets(response).items()}
 
         self._check_open()
-        outcomes = self._client.dispatch_by_leader(LIST_OFFSETS, [(tp, specs[tp]) for tp in parts], build, parse)
-        results = {tp: (o.error if o.error is not None else o.value) for tp, o in zip(parts, outcomes)}
-        return finish(what, results, True)
+        outcomes = self._client.dispatch_by_leader(LIST_OFFSETS, [(tp, specs[tp]) for tp in parts], build, parse,
+                                                   timeout_ms=timeout_ms)
+        return {tp: (o.error if o.error is not None else o.value) for tp, o in zip(parts, outcomes)}
+
+    def _list_offsets_and_times(self, specs: Mapping[TopicPartition, int], what: str,
+                                isolation_level: int = 0) -> Dict[TopicPartition, OffsetAndTimestamp]:
+        return finish(what, self._offsets_found(specs, isolation_level), True)
+
+    def _list_offsets(self, partitions: Sequence[TopicPartition], timestamp: int,
+                      what: str) -> Dict[TopicPartition, int]:
+        found = self._list_offsets_and_times({tp: timestamp for tp in check_partitions(partitions, what)}, what)
+        return {tp: o.offset for tp, o in found.items()}
 
     def beginning_offsets(self, partitions: Sequence[TopicPartition]) -> Dict[TopicPartition, int]:
         """The log start offset of each partition."""

@@ -134,6 +134,27 @@ class GroupDescription(NamedTuple):
     coordinator: int
 
 
+class RawMemberDescription(NamedTuple):
+    """A group member with its protocol metadata and assignment as the bytes the broker sent."""
+
+    member_id: str
+    client_id: str
+    client_host: str
+    metadata: bytes
+    assignment: bytes
+
+
+class RawGroupDescription(NamedTuple):
+    """A group as one broker's DescribeGroups answers it: its error code (0 for none), nothing decoded."""
+
+    group_id: str
+    error_code: int
+    state: str
+    protocol_type: str
+    protocol: str
+    members: Tuple[RawMemberDescription, ...]
+
+
 class DeletedRecords(NamedTuple):
     """The new log start offset (low watermark) of a partition after DeleteRecords."""
 
@@ -141,5 +162,5 @@ class DeletedRecords(NamedTuple):
 
 
 __all__ = ["AdminResultError", "TopicDescription", "ClusterDescription", "GroupListing", "MemberDescription",
-           "GroupDescription", "DeletedRecords"]
+           "GroupDescription", "RawMemberDescription", "RawGroupDescription", "DeletedRecords"]
 

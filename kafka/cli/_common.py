@@ -19,10 +19,13 @@ import sys
 import threading
 import time
 from types import FrameType
-from typing import Any, Dict, List, NoReturn, Optional, Tuple
+from typing import TYPE_CHECKING, Any, Dict, List, NoReturn, Optional, Tuple
 
 from kafka import errors
 from kafka.cli.options import split_servers
+
+if TYPE_CHECKING:
+    from kafka.client.routing import RoutingClient
 
 #: Names accepted by ``--compression``.
 CODECS = ("none", "gzip", "snappy", "lz4", "zstd")
@@ -113,11 +116,11 @@ def add_producer_options(parser: argparse.ArgumentParser, linger_ms: int = 5) ->
 REFUSED_GRACE = 2.0
 
 
-def _all_refused(client: Any) -> bool:
+def _all_refused(client: RoutingClient) -> bool:
     """Whether every connection attempt so far ended with "connection refused"."""
     refused = os.strerror(errno.ECONNREFUSED)
-    conns = list(getattr(client, "_conns", {}).values())
-    return bool(conns) and all(refused in str(getattr(c, "last_error", None) or "") for c in conns)
+    nodes = client.connected_nodes()
+    return bool(nodes) and all(refused in str(client.connection_error(node) or "") for node in nodes)
 
 
 def topic_partitions(bootstrap_servers: str, topic: str, timeout: float) -> List[int]:
@@ -149,7 +152,7 @@ def topic_partitions(bootstrap_servers: str, topic: str, timeout: float) -> List
                 if now >= deadline or (down and now - started >= REFUSED_GRACE and _all_refused(client)):
                     if down:
                         raise errors.NoBrokersAvailable("cannot reach {0} ({1})".format(
-                            ",".join(servers), client._last_connection_error())) from None
+                            ",".join(servers), client.last_connection_error())) from None
                     raise errors.KafkaTimeoutError("no metadata for topic {0!r} within {1:g} s".format(
                         topic, timeout)) from None
         code = client.cluster.topic_error(topic)

@@ -168,7 +168,7 @@ def _position(consumer: Any, args: argparse.Namespace, partitions: List[TopicPar
 
 def run(args: argparse.Namespace) -> int:
     """Print records until a stop condition; return 0 on a normal or Ctrl-C stop."""
-    from kafka.consumer.kafka import ModernKafkaConsumer
+    from kafka.consumer.modern import ModernKafkaConsumer
 
     _check(args)
     numbers = _common.topic_partitions(args.bootstrap_servers, args.topic, args.timeout)

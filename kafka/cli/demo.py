@@ -26,7 +26,7 @@ from typing import Any, Callable, Dict, List, Tuple
 
 from kafka.admin import KafkaAdminClient, NewTopic
 from kafka.cli.progress import Progress
-from kafka.consumer.kafka import ModernKafkaConsumer
+from kafka.consumer.modern import ModernKafkaConsumer
 from kafka.errors import KafkaError
 from kafka.producer import KafkaProducer
 from kafka.spark.pipeline import expected_aggregates, make_event

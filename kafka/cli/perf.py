@@ -150,7 +150,7 @@ def _produce(args: argparse.Namespace, partitions: List[int]) -> int:
 
 
 def _consume(args: argparse.Namespace, partitions: List[int]) -> int:
-    from kafka.consumer.kafka import ModernKafkaConsumer
+    from kafka.consumer.modern import ModernKafkaConsumer
 
     total = args.num_records
     consumer = ModernKafkaConsumer(bootstrap_servers=split_servers(args.bootstrap_servers),

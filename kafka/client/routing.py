@@ -177,14 +177,15 @@ class RoutingClient(NetworkClient):
                     raise errors.UnknownTopicOrPartitionError("%s-%d" % tp)
                 if self.cluster.version == 0:
                     raise errors.NoBrokersAvailable("no metadata for %s-%d: no broker could be reached (%s)"
-                                                    % (tp[0], tp[1], self._last_connection_error()))
+                                                    % (tp[0], tp[1], self.last_connection_error()))
                 raise errors.LeaderNotAvailableError("no leader for %s-%d" % tp)
             try:
                 self.refresh_metadata(self._left_ms(deadline))
             except errors.KafkaTimeoutError:
                 pass  # the checks above report what is known at the deadline
 
-    def _last_connection_error(self) -> str:
+    def last_connection_error(self) -> str:
+        """Why the first connection that failed did, as text (for messages saying no broker was reached)."""
         for conn in self._conns.values():
             if conn.last_error is not None:
                 return str(conn.last_error)

@@ -18,7 +18,7 @@ import threading
 import time
 import uuid
 import warnings
-from typing import Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from kafka import errors as engine_errors
 from kafka.admin import acl as engine_acl
@@ -42,11 +42,14 @@ from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInf
                                           duplicate_users_error, unknown_mechanism_error)
 from kafka.confluent._list_groups import list_groups
 from kafka.confluent._log_forward import client_name, forwarder_for
-from kafka.confluent.admin import ClusterMetadata, MetadataSource, check_credentials
+from kafka.confluent._metadata import ClusterMetadata, MetadataSource, check_credentials
 from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
 from kafka.confluent.message import OFFSET_INVALID, TopicPartition
 from kafka.structs import OffsetAndMetadata
 from kafka.structs import TopicPartition as EngineTP
+
+if TYPE_CHECKING:
+    from kafka.admin import KafkaAdminClient
 
 log = logging.getLogger(__name__)
 
@@ -587,7 +590,7 @@ class AdminClient(Closable):
         specs, refused = _split({t.topic: _new_topic_spec(t) for t in new_topics})
         validate_only = options.flag("validate_only")
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             found = engine.create_topics(list(specs.values()), timeout_ms=max(operation_ms, 0),
                                          validate_only=validate_only, raise_error=False) if specs else {}
             return {**found, **refused}
@@ -606,7 +609,7 @@ class AdminClient(Closable):
             raise ValueError("Expected list of topic strings, not None")
         names = {topic: str(topic) for topic in topics}  # confluent-kafka sends str() of each
 
-        def work(engine: Any) -> Dict[Any, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[Any, Any]:
             found = engine.delete_topics(list(dict.fromkeys(names.values())), timeout_ms=max(operation_ms, 0),
                                          raise_error=False)
             return {topic: found.get(name) for topic, name in names.items()}
@@ -631,7 +634,7 @@ class AdminClient(Closable):
         plan, refused = _split(prepared)
         validate_only = options.flag("validate_only")
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             found = engine.create_partitions(plan, timeout_ms=max(operation_ms, 0), validate_only=validate_only,
                                              raise_error=False) if plan else {}
             return {**found, **refused}
@@ -660,7 +663,7 @@ class AdminClient(Closable):
         request_ms, _ = self._timeouts(options)
         operations = _authorized_operations(options)
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             cluster = engine.describe_cluster(raise_error=True)
             nodes = {b.nodeId: Node(b.nodeId, b.host, b.port, b.rack) for b in cluster.brokers}
             found = engine.describe_topics(list(names), raise_error=False)
@@ -685,7 +688,7 @@ class AdminClient(Closable):
         request_ms, _ = self._timeouts(options)
         operations = _authorized_operations(options)
 
-        def work(engine: Any) -> DescribeClusterResult:
+        def work(engine: KafkaAdminClient) -> DescribeClusterResult:
             d = engine.describe_cluster(raise_error=True)
             nodes = [Node(b.nodeId, b.host, b.port, b.rack) for b in d.brokers]
             controller = next((n for n in nodes if n.id == d.controller_id), None)
@@ -715,7 +718,7 @@ class AdminClient(Closable):
         prepared = {r: _engine_value(_engine_resource, r) for r in resources}
         specs, refused = _split(prepared)
 
-        def work(engine: Any) -> Dict[Any, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[Any, Any]:
             found = engine.describe_configs(list(specs.values()), include_synonyms=True,
                                             raise_error=False) if specs else {}
             out: Dict[Any, Any] = dict(refused)
@@ -772,7 +775,7 @@ class AdminClient(Closable):
         specs, refused = _split(prepared)
         validate_only = options.flag("validate_only")
 
-        def work(engine: Any) -> Dict[Any, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[Any, Any]:
             found = getattr(engine, call)(list(specs.values()), validate_only=validate_only,
                                           raise_error=False) if specs else {}
             return {**{r: found.get(spec.key) for r, spec in specs.items()}, **refused}
@@ -790,7 +793,7 @@ class AdminClient(Closable):
         request_ms, _ = self._timeouts(options)
         specs, refused = _split(_acl_specs(acls, as_filter=False))
 
-        def work(engine: Any) -> Dict[Any, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[Any, Any]:
             found = engine.create_acls(list(specs.values()), raise_error=False) if specs else {}
             return {**{a: found.get(s) for a, s in specs.items()}, **refused}
 
@@ -804,7 +807,7 @@ class AdminClient(Closable):
             raise TypeError("Expected an AclBindingFilter object")
         spec = _acl_specs([acl_binding_filter], as_filter=True)[acl_binding_filter]
 
-        def work(engine: Any) -> List[AclBinding]:
+        def work(engine: KafkaAdminClient) -> List[AclBinding]:
             if isinstance(spec, BaseException):
                 raise spec
             return [_binding(a) for a in engine.describe_acls(spec)]
@@ -821,7 +824,7 @@ class AdminClient(Closable):
         request_ms, _ = self._timeouts(options)
         specs, refused = _split(_acl_specs(acl_binding_filters, as_filter=True))
 
-        def work(engine: Any) -> Dict[Any, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[Any, Any]:
             found = engine.delete_acls(list(specs.values()), raise_error=False) if specs else {}
             out: Dict[Any, Any] = dict(refused)
             for f, s in specs.items():
@@ -853,11 +856,10 @@ class AdminClient(Closable):
         if types and ConsumerGroupType.UNKNOWN in types:
             raise ValueError("UNKNOWN consumer group type is not allowed")
 
-        def work(engine: Any) -> ListConsumerGroupsResult:
-            engine._refresh_quietly(engine._deadline())
+        def work(engine: KafkaAdminClient) -> ListConsumerGroupsResult:
             valid: Dict[str, ConsumerGroupListing] = {}
             problems: List[KafkaError] = []
-            for node in sorted(b.nodeId for b in engine._client.cluster.brokers()):
+            for node in [b.nodeId for b in engine.known_brokers(refresh=True)]:
                 try:
                     listings = engine.list_consumer_groups(broker_ids=[node])
                 except engine_errors.KafkaError as exc:
@@ -901,9 +903,9 @@ class AdminClient(Closable):
         request_ms, _ = self._timeouts(options)
         operations = _authorized_operations(options)
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             found = engine.describe_consumer_groups(list(names.values()), raise_error=False)
-            brokers = {b.nodeId: b for b in engine._client.cluster.brokers()}
+            brokers = {b.nodeId: b for b in engine.known_brokers()}
             out: Dict[str, Any] = {}
             for key, gid in names.items():
                 d = found.get(gid)
@@ -942,7 +944,7 @@ class AdminClient(Closable):
         wanted = request.topic_partitions
         partitions = None if not wanted else [EngineTP(tp.topic, tp.partition) for tp in wanted]
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             found = engine.list_consumer_group_offsets(request.group_id, partitions, raise_error=False)
             out = []
             for tp, value in found.items():
@@ -972,7 +974,7 @@ class AdminClient(Closable):
                 tp.offset, tp.metadata or "", -1 if tp.leader_epoch is None else tp.leader_epoch)
             for tp in parts}
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             found = engine.alter_consumer_group_offsets(request.group_id, plan, raise_error=False)
             out = []
             for tp, om in plan.items():
@@ -1035,11 +1037,11 @@ class AdminClient(Closable):
         request_ms, operation_ms = self._timeouts(options)
         plan = {EngineTP(tp.topic, tp.partition): tp.offset for tp in topic_partition_offsets}
 
-        def work(engine: Any) -> Dict[Any, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[Any, Any]:
             found = engine.delete_records(plan, timeout_ms=max(operation_ms, 0), raise_error=False)
             out: Dict[Any, Any] = {}
             for tp in topic_partition_offsets:
-                value = found.get(EngineTP(tp.topic, tp.partition))
+                value = found[EngineTP(tp.topic, tp.partition)]
                 out[tp] = value if isinstance(value, BaseException) else DeletedRecords(value.low_watermark)
             return out
 
@@ -1076,7 +1078,7 @@ class AdminClient(Closable):
             for tp in partitions:
                 wanted.setdefault(tp.topic, []).append(tp.partition)
 
-        def work(engine: Any) -> Dict[TopicPartition, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[TopicPartition, Any]:
             response = engine.elect_leaders(election_type.value, wanted, timeout_ms=max(operation_ms, 0),
                                             raise_errors=False)
             if response.error_code:
@@ -1106,7 +1108,7 @@ class AdminClient(Closable):
         request_ms, _ = self._timeouts(options)
         refusal = duplicate_users_error(list(users or ()))
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             found = engine.describe_user_scram_credentials(list(users or ()), raise_error=False)
             return {user: value if isinstance(value, BaseException) else UserScramCredentialsDescription(
                 user, [ScramCredentialInfo(ScramMechanism(int(m)), n) for m, n in value])
@@ -1115,7 +1117,7 @@ class AdminClient(Closable):
         if users is not None:
             return self._run(users, work, timeout_ms=request_ms, refused=refusal)
 
-        def every_user(engine: Any) -> Dict[str, Any]:
+        def every_user(engine: KafkaAdminClient) -> Dict[str, Any]:
             described = work(engine)
             for value in described.values():
                 if isinstance(value, BaseException):
@@ -1153,7 +1155,7 @@ class AdminClient(Closable):
             else:
                 changes.append(change)
 
-        def work(engine: Any) -> Dict[str, Any]:
+        def work(engine: KafkaAdminClient) -> Dict[str, Any]:
             found = engine.alter_user_scram_credentials(changes, raise_error=False) if changes else {}
             return {**found, **refused}
 

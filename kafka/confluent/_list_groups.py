@@ -7,15 +7,15 @@ protocol metadata and assignment as the bytes the broker sent.
 
 from __future__ import annotations
 
-from typing import Any, Dict, List, Optional
+from typing import Dict, List, Optional
 
+from kafka.admin import KafkaAdminClient, RawGroupDescription
 from kafka.confluent._admin_types import GroupMember, GroupMetadata
-from kafka.confluent.admin import BrokerMetadata
+from kafka.confluent._metadata import BrokerMetadata
 from kafka.confluent.errors import KafkaError
-from kafka.protocol.apis import DESCRIBE_GROUPS
 
 
-def list_groups(engine: Any, group: Optional[str], timeout_ms: float) -> List[GroupMetadata]:
+def list_groups(engine: KafkaAdminClient, group: Optional[str], timeout_ms: float) -> List[GroupMetadata]:
     """The groups of the cluster (only ``group`` when given), described by the broker that listed them."""
     by_node: Dict[int, List[str]] = {}
     for listing in engine.list_consumer_groups():
@@ -23,34 +23,33 @@ def list_groups(engine: Any, group: Optional[str], timeout_ms: float) -> List[Gr
             by_node.setdefault(listing.coordinator, []).append(listing.group_id)
     out: List[GroupMetadata] = []
     for node, group_ids in sorted(by_node.items()):
-        response = engine._send_to_node(node, DESCRIBE_GROUPS, lambda v: DESCRIBE_GROUPS.Request(
-            groups=group_ids, include_authorized_operations=False), engine._deadline(timeout_ms))
+        described = engine.describe_groups_at(node, group_ids, timeout_ms)
         broker = _broker(engine, node)
-        out.extend(_group(described, broker) for described in response.groups)
+        out.extend(_group(d, broker) for d in described)
     return out
 
 
-def _broker(engine: Any, node: int) -> BrokerMetadata:
+def _broker(engine: KafkaAdminClient, node: int) -> BrokerMetadata:
     broker = BrokerMetadata()
     broker.id = node
-    found = engine._client.cluster.broker_metadata(node)
+    found = engine.broker_metadata(node)
     if found is not None:
         broker.host, broker.port = found.host, found.port
     return broker
 
 
-def _group(described: Any, broker: BrokerMetadata) -> GroupMetadata:
+def _group(described: RawGroupDescription, broker: BrokerMetadata) -> GroupMetadata:
     group = GroupMetadata()
     group.broker = broker
     group.id = described.group_id
     group.error = KafkaError(described.error_code) if described.error_code else None
-    group.state = described.group_state
+    group.state = described.state
     group.protocol_type = described.protocol_type
-    group.protocol = described.protocol_data
+    group.protocol = described.protocol
     for m in described.members:
         member = GroupMember()
         member.id, member.client_id, member.client_host = m.member_id, m.client_id, m.client_host
-        member.metadata, member.assignment = m.member_metadata, m.member_assignment
+        member.metadata, member.assignment = m.metadata, m.assignment
         group.members.append(member)
     return group
 

@@ -36,7 +36,7 @@ class Message(tuple):
     A consumed message *is* the engine's record row (the fields of
     :data:`kafka.record.rows.ROW_FIELDS`, in that order): the engine builds
     it as this class (see
-    :meth:`kafka.consumer.kafka.ModernKafkaConsumer.set_record_class`), so
+    :meth:`kafka.consumer.modern.ModernKafkaConsumer.set_record_class`), so
     handing records out costs nothing per record. What the constructor or a
     ``set_*`` call gives replaces the row's field.
 

@@ -9,7 +9,7 @@ they belong to the simple layer (:mod:`kafka.simple`), loaded on first use.
 from typing import Any, List
 
 from kafka.consumer.fetcher import ConsumerRecord
-from kafka.consumer.kafka import ModernKafkaConsumer
+from kafka.consumer.modern import ModernKafkaConsumer
 
 __all__ = ["KafkaConsumer", "ModernKafkaConsumer", "ConsumerRecord"]
 

@@ -20,6 +20,7 @@ from kafka import errors
 from kafka.consumer.subscription import EARLIEST, SubscriptionState
 from kafka.future import Future
 from kafka.protocol.apis import LIST_OFFSETS
+from kafka.protocol.list_offsets import OffsetQuery, list_offsets_request as build_list_offsets, listed_offsets
 from kafka.structs import OffsetAndTimestamp, TopicPartition
 
 log = logging.getLogger(__name__)
@@ -31,21 +32,15 @@ _WAIT_STEP_MS = 20.0
 
 
 def list_offsets_request(client: Any, isolation: int, parts: List[Tuple[TopicPartition, int]]) -> Any:
-    """A ListOffsets request asking for each ``(tp, timestamp or -2/-1)``."""
-    R = LIST_OFFSETS.Request
-    by_topic: Dict[str, List[Any]] = {}
-    for tp, ts in parts:
-        by_topic.setdefault(tp.topic, []).append(R.ListOffsetsTopic.ListOffsetsPartition(
-            partition_index=tp.partition, timestamp=ts,
-            current_leader_epoch=client.cluster.leader_epoch_for_partition(tp)))
-    return R(replica_id=-1, isolation_level=isolation,
-             topics=[R.ListOffsetsTopic(name=t, partitions=ps) for t, ps in by_topic.items()])
+    """A ListOffsets request asking for each ``(tp, timestamp or -2/-1)``, with the leader epoch we know."""
+    epoch = client.cluster.leader_epoch_for_partition
+    return build_list_offsets([OffsetQuery(tp.topic, tp.partition, ts, epoch(tp)) for tp, ts in parts], isolation)
 
 
 def list_offsets_results(response: Any) -> Dict[Tuple[str, int], Tuple[int, OffsetAndTimestamp]]:
     """``{(topic, partition): (error code, OffsetAndTimestamp)}`` of a ListOffsets response."""
-    return {(t.name, p.partition_index): (p.error_code, OffsetAndTimestamp(p.offset, p.timestamp, p.leader_epoch))
-            for t in response.topics for p in t.partitions}
+    return {key: (found.error_code, OffsetAndTimestamp(found.offset, found.timestamp, found.leader_epoch))
+            for key, found in listed_offsets(response).items()}
 
 
 class OffsetResetter:

@@ -32,7 +32,7 @@ from kafka.structs import TopicPartition
 from kafka.topic_names import check_topic_name
 
 if TYPE_CHECKING:
-    from kafka.producer.kafka import KafkaProducer
+    from kafka.producer.bulk_seam import BulkProducer
 
 
 class BatchSendFuture:
@@ -119,7 +119,7 @@ def _bytes_column(column: Sequence[Any], serializer: Optional[Conversion], what:
     return list(column), type(None) in types
 
 
-def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
+def send_batch(producer: "BulkProducer", topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
                headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
                timestamps: Optional[Sequence[int]] = None) -> BatchSendFuture:
     """See :meth:`KafkaProducer.send_batch`."""
@@ -182,7 +182,7 @@ def send_batch(producer: "KafkaProducer", topic: str, values: Sequence[Any], key
     return BatchSendFuture(placed, n)
 
 
-def check_can_send(producer: "KafkaProducer", topic: str) -> None:
+def check_can_send(producer: "BulkProducer", topic: str) -> None:
     """Raise unless ``producer`` is open and usable and ``topic`` a legal name.
 
     Records :meth:`~KafkaProducer.send` holds back are then handed over, so
@@ -194,7 +194,7 @@ def check_can_send(producer: "KafkaProducer", topic: str) -> None:
         producer._hand_over_topic(topic)
 
 
-def check_sizes(producer: "KafkaProducer", sizes: Sequence[int], largest: Optional[int] = None) -> None:
+def check_sizes(producer: "BulkProducer", sizes: Sequence[int], largest: Optional[int] = None) -> None:
     """Raise MessageSizeTooLargeError if a record's size estimate exceeds what the producer can send.
 
     ``largest``: the largest of ``sizes``, if the caller knows it.
@@ -207,7 +207,7 @@ def check_sizes(producer: "KafkaProducer", sizes: Sequence[int], largest: Option
             % (largest, producer._max_request_size, producer.config["buffer_memory"]))
 
 
-def partition_runs(producer: "KafkaProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],
+def partition_runs(producer: "BulkProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],
                   sizes: List[int], all_parts: List[int], available: List[int],
                   sums: Optional[List[int]] = None) -> List[Tuple[int, Union[None, slice, List[int]]]]:
     """``[(partition, its records: indices in order, a slice, or None for all)]``.

@@ -28,7 +28,7 @@ from kafka.record.prebuilt import build_batch
 from kafka.structs import TopicPartition
 
 if TYPE_CHECKING:
-    from kafka.producer.kafka import KafkaProducer
+    from kafka.producer.bulk_seam import BulkProducer
 
 #: The records to encode, in order: their indices, or None for all of them as given.
 Rows = Optional[List[int]]
@@ -117,7 +117,7 @@ def batch_counts(sizes: Sequence[int], batch_size: int, start: int = 0, stop: Op
     return counts
 
 
-def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[int], encode: Encoder,
+def send_encoded(producer: "BulkProducer", topic: str, count: int, sizes: List[int], encode: Encoder,
                  partition: Optional[int] = None, keys: Optional[Callable[[], List[Optional[bytes]]]] = None,
                  key_groups: Optional[KeyGroups] = None, largest: Optional[int] = None) -> BatchSendFuture:
     """Queue ``count`` records of ``topic`` that ``encode`` turns into bytes; one future for all.

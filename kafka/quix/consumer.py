@@ -193,16 +193,7 @@ class Consumer:
         inner = self._inner_consumer
         if inner is None:
             return
-        setter = getattr(inner, "set_sasl_credentials", None)
-        if setter is not None:
-            setter(username, password)
-            return
-        # kafka.confluent.Consumer has no setter: new connections read the engine client's config.
-        for engine in (getattr(inner, "_engine", None),):
-            client = getattr(engine, "_client", None)
-            if client is not None:
-                client.config["sasl_plain_username"] = username
-                client.config["sasl_plain_password"] = password
+        inner.set_sasl_credentials(username, password)
 
     def incremental_assign(self, partitions: List[TopicPartition]) -> None:
         """Add ``partitions`` to the assignment (outside the group's own assignment)."""

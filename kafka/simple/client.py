@@ -84,7 +84,8 @@ from kafka.simple.common import (
 )
 from kafka.simple.connection import DEFAULT_SOCKET_TIMEOUT_SECONDS, collect_hosts
 from kafka.protocol.apis import FETCH, FIND_COORDINATOR, LIST_OFFSETS, METADATA, OFFSET_COMMIT, OFFSET_FETCH, PRODUCE
-from kafka.simple.protocol import FetchedMessages, _produce_records, _text, _text_or_none
+from kafka.simple.protocol import FetchedMessages, _produce_records, _text, _text_or_none, offsets_of
+from kafka.protocol.list_offsets import OffsetQuery, list_offsets_request, listed_offsets
 from kafka.protocol.schema import Api
 from kafka.structs import TopicPartition
 
@@ -235,7 +236,11 @@ class SimpleClientMixin:
         ms = self.config["request_timeout_ms"]
         return None if ms >= _UNLIMITED_MS else ms / 1000.0
 
-    def _engine_config(self) -> Dict[str, Any]:
+    def engine_config(self) -> Dict[str, Any]:
+        """This client's settings of the engine's client (the keys of :data:`kafka.client.network.DEFAULT_CONFIG`).
+
+        ``KafkaClient(**client.engine_config())`` builds a client like this one.
+        """
         return {key: self.config[key] for key in DEFAULT_CONFIG}
 
     # -- metadata views -----------------------------------------------------------------
@@ -737,30 +742,14 @@ class SimpleClientMixin:
         since Kafka 0.10.1, whatever ``max_offsets`` says).
         """
         def build(version: int, parts: List[Tuple[TopicPartition, Any]]) -> Any:
-            Topic = LIST_OFFSETS.Request.ListOffsetsTopic
-            by_topic: Dict[str, List[Any]] = {}
-            for tp, payload in parts:
-                by_topic.setdefault(tp.topic, []).append(Topic.ListOffsetsPartition(
-                    partition_index=tp.partition, timestamp=payload.time,
-                    max_num_offsets=payload.max_offsets))
-            return LIST_OFFSETS.Request(replica_id=-1, isolation_level=0,
-                                        topics=[Topic(name=n, partitions=ps) for n, ps in by_topic.items()],
+            return list_offsets_request([OffsetQuery(tp.topic, tp.partition, payload.time,
+                                                     max_num_offsets=payload.max_offsets) for tp, payload in parts],
                                         timeout_ms=self.config["request_timeout_ms"])
 
         def parse(response: Any) -> Dict[Tuple[str, int], Tuple[int, Any]]:
-            out = {}
-            for topic in response.topics or ():
-                for part in topic.partitions or ():
-                    old_style = getattr(part, "old_style_offsets", None)
-                    if old_style:
-                        offsets: Tuple[int, ...] = tuple(old_style)
-                    elif part.error_code == 0 and part.offset is not None and part.offset >= 0:
-                        offsets = (part.offset,)
-                    else:
-                        offsets = ()
-                    out[(topic.name, part.partition_index)] = (part.error_code, OffsetResponse(
-                        topic.name, part.partition_index, part.error_code, offsets))
-            return out
+            return {(topic, partition): (found.error_code, OffsetResponse(
+                        topic, partition, found.error_code, offsets_of(found, False)))
+                    for (topic, partition), found in listed_offsets(response).items()}
 
         return self._dispatch(LIST_OFFSETS, payloads, build, parse,
                               lambda p, code: OffsetResponse(p.topic, p.partition, code, ()),
@@ -975,7 +964,7 @@ class SimpleClientMixin:
         Suitable for another thread (the copy connects when first used;
         :meth:`reinit` is accepted, as in 0.9.x, but not needed).
         """
-        twin: Any = type(self)(**self._engine_config())  # a NetworkClient too
+        twin: Any = type(self)(**self.engine_config())  # a NetworkClient too
         twin.hosts = list(self.hosts)
         twin.correlation_id = self.correlation_id
         for topic in sorted(self.tracked_topics()):  # type: ignore[attr-defined]
@@ -990,7 +979,7 @@ class SimpleClientMixin:
         """
         if self.closed:  # type: ignore[attr-defined]
             topics = sorted(self.tracked_topics())  # type: ignore[attr-defined]
-            super().__init__(**self._engine_config())
+            super().__init__(**self.engine_config())
             self._reset_all_at = -1
             self._reset_at = {}
             for topic in topics:

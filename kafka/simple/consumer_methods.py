@@ -2,7 +2,7 @@
 
 :class:`FirstApiMixin` gives :class:`~kafka.KafkaConsumer` (defined in
 :mod:`kafka.simple.consumer` over
-:class:`~kafka.consumer.kafka.ModernKafkaConsumer`) the 0.9 option names
+:class:`~kafka.consumer.modern.ModernKafkaConsumer`) the 0.9 option names
 (:data:`OLD_OPTION_NAMES`, translated by its constructor) and the methods
 code written for the first ``KafkaConsumer`` calls:
 
@@ -30,7 +30,7 @@ Messages not marked done are never committed. Before that the modern
 semantics apply (the positions are committed).
 
 Everything here goes through the public methods of
-:class:`~kafka.consumer.kafka.ModernKafkaConsumer`.
+:class:`~kafka.consumer.modern.ModernKafkaConsumer`.
 """
 
 from __future__ import annotations

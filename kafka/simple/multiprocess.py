@@ -160,7 +160,7 @@ class MultiProcessConsumer(Consumer):
         super().__init__(client, group, topic, partitions=partitions, auto_commit=auto_commit,
                          auto_commit_every_n=auto_commit_every_n, auto_commit_every_t=auto_commit_every_t)
 
-        config = client._engine_config()
+        config = client.engine_config()
         if context.get_start_method() != "fork":
             try:
                 pickle.dumps(config)

@@ -93,6 +93,7 @@ from kafka.protocol.apis.fetch import FETCH
 from kafka.protocol.apis.groups import FIND_COORDINATOR
 from kafka.protocol.apis.metadata import METADATA
 from kafka.protocol.apis.offsets import LIST_OFFSETS, OFFSET_COMMIT, OFFSET_FETCH
+from kafka.protocol.list_offsets import ListedOffset, OffsetQuery, list_offsets_request, listed_offsets
 from kafka.protocol.apis.produce import PRODUCE
 from kafka.protocol.framing import encode_request, response_header_version, skip_tagged_fields
 from kafka.protocol.schema import Api
@@ -155,6 +156,13 @@ _LIST_OFFSETS_TIMEOUT_MS = 30000
 
 Payloads = Optional[Iterable[Any]]
 Text = Union[str, bytes]
+
+
+def offsets_of(found: ListedOffset, old_style: bool) -> Tuple[int, ...]:
+    """The 0.9 ``OffsetResponse.offsets`` of one answer: v0's list, or the one offset found (none on an error)."""
+    if old_style or found.old_style_offsets:
+        return found.old_style_offsets
+    return (found.offset,) if found.error_code == 0 and found.offset >= 0 else ()
 
 
 # ---------------------------------------------------------------------------
@@ -588,19 +596,9 @@ class KafkaProtocol:
         v1 on (the default) brokers return one offset per partition.
         """
         v = _version(LIST_OFFSETS, version)
-        Topic = LIST_OFFSETS.Request.ListOffsetsTopic
-        Partition = Topic.ListOffsetsPartition
-        topics = []
-        for topic, parts in _group(payloads):
-            partitions = []
-            for p in parts:
-                fields: Dict[str, Any] = {"partition_index": p.partition, "timestamp": p.time}
-                if v == 0:
-                    fields["max_num_offsets"] = p.max_offsets
-                partitions.append(Partition(**fields))
-            topics.append(Topic(name=topic, partitions=partitions))
-        request = LIST_OFFSETS.Request(replica_id=-1, isolation_level=0, topics=topics,
-                                       timeout_ms=_LIST_OFFSETS_TIMEOUT_MS)
+        queries = [OffsetQuery(topic, p.partition, p.time, max_num_offsets=p.max_offsets if v == 0 else 1)
+                   for topic, parts in _group(payloads) for p in parts]
+        request = list_offsets_request(queries, timeout_ms=_LIST_OFFSETS_TIMEOUT_MS)
         return encode_request(LIST_OFFSETS, v, correlation_id, _client_id(client_id), request)
 
     @classmethod
@@ -611,18 +609,8 @@ class KafkaProtocol:
         offset found (empty on an error or when no offset matched).
         """
         v = _version(LIST_OFFSETS, version)
-        response = _decode(LIST_OFFSETS, data, v)
-        out = []
-        for topic in response.topics:
-            for part in topic.partitions:
-                if v == 0:
-                    offsets: Tuple[int, ...] = tuple(part.old_style_offsets)
-                elif part.error_code == 0 and part.offset >= 0:
-                    offsets = (part.offset,)
-                else:
-                    offsets = ()
-                out.append(OffsetResponse(topic.name, part.partition_index, part.error_code, offsets))
-        return out
+        return [OffsetResponse(topic, partition, found.error_code, offsets_of(found, v == 0))
+                for (topic, partition), found in listed_offsets(_decode(LIST_OFFSETS, data, v)).items()]
 
     # -- Metadata ---------------------------------------------------------------
 

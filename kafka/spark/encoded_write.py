@@ -61,7 +61,7 @@ def send_arrow(producer: "KafkaProducer", topic: str, partition: Optional[int], 
     """Queue the records of Arrow arrays ``values`` and ``keys``; None when this path does not apply."""
     from kafka.producer.encoded import send_encoded
 
-    if producer._value_serializer is not None or producer._key_serializer is not None:
+    if producer.config["value_serializer"] is not None or producer.config["key_serializer"] is not None:
         return None
     _check_binary(values, "value")
     if keys is not None:

@@ -16,7 +16,7 @@ import re
 from typing import Any, Dict, List, Mapping, NamedTuple, Optional, Tuple, Union
 
 from kafka import errors
-from kafka.consumer.kafka import DEFAULT_CONFIG as CONSUMER_CONFIG
+from kafka.consumer.modern import DEFAULT_CONFIG as CONSUMER_CONFIG
 from kafka.producer.kafka import DEFAULT_CONFIG as PRODUCER_CONFIG
 
 EARLIEST, LATEST = -2, -1

@@ -35,7 +35,7 @@ class KafkaPythonOffsets(RecordsMixin):
         """
         specs = {check_topic_partition(tp): int(spec) for tp, spec in topic_partition_specs.items()}
         found = self._list_offsets_and_times(specs, "list_partition_offsets", int(isolation_level))
-        return {tp: OffsetAndTimestamp(offset, timestamp) for tp, (offset, timestamp) in found.items()}
+        return {tp: OffsetAndTimestamp(o.offset, o.timestamp) for tp, o in found.items()}
 
     def reset_group_offsets(self, group_id: str, offset_specs: Mapping[TopicPartition, int],
                             group_coordinator_id: Optional[int] = None) -> Dict[TopicPartition, Dict[str, Any]]:
@@ -64,8 +64,8 @@ class KafkaPythonOffsets(RecordsMixin):
         current = self.list_consumer_group_offsets(group_id, parts)
         plan: Dict[TopicPartition, OffsetAndMetadata] = {}
         for tp, spec in offset_specs.items():
-            low, high = earliest[tp][0], latest[tp][0]
-            offset = looked_up[tp][0] if tp in looked_up else int(spec)
+            low, high = earliest[tp].offset, latest[tp].offset
+            offset = looked_up[tp].offset if tp in looked_up else int(spec)
             offset = high if offset < 0 or offset > high else max(offset, low)
             old = current.get(tp)
             plan[tp] = OffsetAndMetadata(offset, old.metadata if isinstance(old, OffsetAndMetadata) else "", -1)
