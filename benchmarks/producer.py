@@ -68,6 +68,9 @@ The clients, as configured:
   ``kafka.confluent.Producer`` with the same configuration and loop as
   confluent-kafka below (``--python`` applies to it too; ``batch.size`` is
   ``--confluent-batch-size``, else librdkafka's default as the facade maps it).
+* ours-aio -- kafkawire's asyncio producer from this checkout,
+  ``kafka.aio.AIOKafkaProducer``, run by the aiokafka code below unchanged
+  (same settings, same loop).
 * kafka-python 3.x -- the same call on kafka-python's ``KafkaProducer``, in
   its own virtual environment ``benchmarks/.venvs/kafka-python[-crc32c]``
   (it imports as ``kafka`` too).  By default that environment includes the
@@ -138,7 +141,7 @@ from kafka.conn.blocking import BlockingConnection  # noqa: E402
 from kafka.direct import create_topic, describe_topic, fetch  # noqa: E402
 
 CHILD = os.path.join(HERE, "_producer_child.py")
-CLIENTS = ("ours", "ours-batch", "ours-confluent", "kafka-python", "aiokafka", "confluent")
+CLIENTS = ("ours", "ours-batch", "ours-confluent", "ours-aio", "kafka-python", "aiokafka", "confluent")
 DEFAULT_RECORDS = {100: 300_000, 1024: 100_000}
 #: Records per run of the realistic workloads (``--records`` N overrides).
 WORKLOAD_RECORDS = {"small": 300_000, "large": 100_000, "keyed": 300_000, "values": 300_000, "headers": 300_000}
@@ -165,7 +168,7 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     base_env.pop("PYTHONPATH", None)
     ours_env = dict(base_env, PYTHONPATH=ROOT)
     sides = []
-    for ours in ("ours", "ours-batch", "ours-confluent"):
+    for ours in ("ours", "ours-batch", "ours-confluent", "ours-aio"):
         if ours not in clients:
             continue
         pythons = args.python or [sys.executable]
@@ -179,8 +182,8 @@ def build_sides(args: argparse.Namespace) -> List[Side]:
     if args.baseline:
         if not os.path.isdir(os.path.join(args.baseline, "kafka")):
             raise SystemExit("--baseline %s: no kafka package there" % args.baseline)
-        for ours in ("ours", "ours-batch", "ours-confluent"):
-            if ours in clients:  # base, base-batch, base-confluent
+        for ours in ("ours", "ours-batch", "ours-confluent", "ours-aio"):
+            if ours in clients:  # base, base-batch, base-confluent, base-aio
                 sides.append(Side(ours.replace("ours", "base", 1), ours, sys.executable,
                                   dict(base_env, PYTHONPATH=os.path.abspath(args.baseline))))
     if "kafka-python" in clients:

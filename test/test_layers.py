@@ -34,6 +34,7 @@ RANKS: Dict[str, int] = {
     "cluster": 3,
     "client": 4,
     "producer": 5, "consumer": 5, "admin": 5, "direct": 5, "net": 5,  # what applications build
+    "aio": 5,  # the asyncio clients (kafka.aio): on protocol, record, conn.sasl/tls, cluster, client.parse_bootstrap
     "coordinator": 6,  # kafka-python's module paths of the assignors
     "simple": 6,  # kafka-python 0.9 API over the engine
     "confluent": 6,  # confluent-kafka-style API over the engine (when present)
