@@ -68,8 +68,8 @@ _EXPORTS: Dict[str, str] = {
     "ConfigResource": "kafka.admin",
     "ConfigResourceType": "kafka.admin",
     # kafka-python 3's names
-    "ConsumerRebalanceListener": "kafka.consumer.subscription_state",
-    "AsyncConsumerRebalanceListener": "kafka.consumer.subscription_state",
+    "ConsumerRebalanceListener": "kafka.consumer.subscription",
+    "AsyncConsumerRebalanceListener": "kafka.consumer.subscription",
     "Serializer": "kafka.serializer",
     "Deserializer": "kafka.serializer",
     "DefaultSerializer": "kafka.serializer",

@@ -6,7 +6,9 @@ module and registers that same module object under the old name too, so
 attributes, ``mock.patch`` targets and ``isinstance`` checks are shared. The
 paths of the kafka-python 0.9.5 API reference (``kafka.producer.simple``,
 ``kafka.consumer.multiprocess``, ...) and engine modules that were renamed
-or merged (``kafka.spark.aborted``, ...) are served the same way.
+or merged (``kafka.spark.aborted``, ``kafka.confluent.errors``, ...) are
+served the same way, and so is kafka-python's
+``kafka.consumer.subscription_state``.
 """
 
 import importlib
@@ -41,6 +43,15 @@ MOVED: Dict[str, str] = {
     "kafka.spark.aborted": "kafka.record.aborted",  # the consumer's read_committed rule, shared
     "kafka.spark.record_columns": "kafka.spark.columnar_decode",
     "kafka.spark.column_records": "kafka.spark.columnar_encode",
+    # name pairs that said too little (kafka.confluent.error is confluent-kafka's own path and stays)
+    "kafka.admin.acl": "kafka.admin.acl_resource",  # the ACL value classes (kafka-python 2.x's path)
+    "kafka.confluent.errors": "kafka.confluent.kafka_error",
+    # confluent-kafka's admin code in one package, as confluent-kafka keeps it
+    "kafka.confluent._admin_client": "kafka.confluent.admin._client",
+    "kafka.confluent._admin_types": "kafka.confluent.admin._types",
+    "kafka.confluent._admin_scram": "kafka.confluent.admin._scram",
+    "kafka.confluent._list_groups": "kafka.confluent.admin._list_groups",
+    "kafka.confluent._list_offsets": "kafka.confluent.admin._list_offsets",
     # kafka-python 0.9.5 paths
     "kafka.producer.base": "kafka.simple.producer",
     "kafka.producer.simple": "kafka.simple.simple_producer",
@@ -48,6 +59,8 @@ MOVED: Dict[str, str] = {
     "kafka.consumer.base": "kafka.simple.simple_consumer",
     "kafka.consumer.simple": "kafka.simple.simple_consumer",
     "kafka.consumer.multiprocess": "kafka.simple.multiprocess",
+    # kafka-python 2.x/3.x paths
+    "kafka.consumer.subscription_state": "kafka.consumer.subscription",  # SubscriptionState and the listeners
 }
 
 

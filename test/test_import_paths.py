@@ -15,6 +15,7 @@ MODULES = {
     'kafka.__main__': (),
     'kafka.admin': ('ACL', 'ACLFilter', 'ACLOperation', 'ACLPermissionType', 'ACLResourcePatternType', 'AdminResultError', 'AlterConfigOp', 'ClusterDescription', 'ConfigEntry', 'ConfigResource', 'ConfigResourceType', 'ConfigSource', 'DeletedRecords', 'GroupDescription', 'GroupListing', 'KafkaAdminClient', 'MemberDescription', 'NewPartitions', 'NewTopic', 'ResourcePattern', 'ResourcePatternFilter', 'ResourceType', 'TopicDescription'),
     'kafka.admin.acl': ('ACL', 'ACLFilter', 'ACLOperation', 'ACLPermissionType', 'ACLResourcePatternType', 'ResourcePattern', 'ResourcePatternFilter', 'ResourceType'),
+    'kafka.admin.acl_resource': ('ACL', 'ACLFilter', 'ACLOperation', 'ACLPermissionType', 'ACLResourcePatternType', 'ResourcePattern', 'ResourcePatternFilter', 'ResourceType'),
     'kafka.admin.acls': ('AclsMixin',),
     'kafka.admin.base': ('ADMIN_CONFIG', 'AdminBase', 'broker_error'),
     'kafka.admin.client': ('KafkaAdminClient',),
@@ -78,7 +79,8 @@ MODULES = {
     'kafka.consumer.group.offsets': ('OffsetCommitter',),
     'kafka.consumer.kafka': ('KafkaConsumer',),
     'kafka.consumer.offset_reset': ('OffsetResetter', 'list_offsets_request', 'list_offsets_results'),
-    'kafka.consumer.subscription': ('PartitionState', 'SubscriptionState', 'reset_strategy'),
+    'kafka.consumer.subscription': ('AsyncConsumerRebalanceListener', 'ConsumerRebalanceListener', 'PartitionState', 'SubscriptionState', 'reset_strategy'),
+    'kafka.consumer.subscription_state': ('AsyncConsumerRebalanceListener', 'ConsumerRebalanceListener', 'SubscriptionState'),
     'kafka.context': ('OffsetCommitContext',),
     'kafka.direct': ('FetchedPartition', 'TopicInfo', 'batches_to_records', 'create_topic', 'describe_topic', 'fetch', 'fetch_all', 'produce'),
     'kafka.errors': ('AsyncProducerQueueFull', 'BrokerIdNotRegisteredError', 'BrokerNotAvailableError', 'BrokerNotFoundError', 'BrokerResponseError', 'BufferUnderflowError', 'ChecksumError', 'ClusterAuthorizationFailedError', 'ConcurrentTransactionsError', 'ConsumerCoordinatorNotAvailableCode', 'ConsumerFetchSizeTooSmall', 'ConsumerNoMoreData', 'ConsumerTimeout', 'CoordinatorLoadInProgressError', 'CoordinatorNotAvailableError', 'CorrelationIdError', 'CorruptMessageError', 'CorruptRecordError', 'DelegationTokenAuthDisabledError', 'DelegationTokenAuthorizationFailedError', 'DelegationTokenExpiredError', 'DelegationTokenNotFoundError', 'DelegationTokenOwnerMismatchError', 'DelegationTokenRequestNotAllowedError', 'DuplicateBrokerRegistrationError', 'DuplicateResourceError', 'DuplicateSequenceNumberError', 'DuplicateVoterError', 'ElectionNotNeededError', 'EligibleLeadersNotAvailableError', 'FailedPayloadsError', 'FeatureUpdateFailedError', 'FencedInstanceIdError', 'FencedLeaderEpochError', 'FencedMemberEpochError', 'FencedStateEpochError', 'FetchSessionIdNotFoundError', 'FetchSessionTopicIdError', 'FrameTooLargeError', 'GroupAuthorizationFailedError', 'GroupCoordinatorNotAvailableError', 'GroupIdNotFoundError', 'GroupLoadInProgressError', 'GroupMaxSizeReachedError', 'GroupSubscribedToTopicError', 'IllegalArgumentError', 'IllegalArgumentTypeError', 'IllegalGenerationError', 'IllegalSaslStateError', 'IllegalStateError', 'InconsistentClusterIdError', 'InconsistentGroupProtocolError', 'InconsistentTopicIdError', 'InconsistentVoterSetError', 'IneligibleReplicaError', 'InvalidCommitOffsetSizeError', 'InvalidConfigurationError', 'InvalidFetchRequest', 'InvalidFetchRequestError', 'InvalidFetchSessionEpochError', 'InvalidFetchSizeError', 'InvalidGroupIdError', 'InvalidMessageError', 'InvalidPartitionsError', 'InvalidPrincipalTypeError', 'InvalidProducerEpochError', 'InvalidProducerIdMappingError', 'InvalidRecordError', 'InvalidRecordStateError', 'InvalidRegistrationError', 'InvalidRegularExpressionError', 'InvalidReplicaAssignmentError', 'InvalidReplicationAssignmentError', 'InvalidReplicationFactorError', 'InvalidRequestError', 'InvalidRequiredAcksError', 'InvalidSessionTimeoutError', 'InvalidShareSessionEpochError', 'InvalidTimestampError', 'InvalidTopicError', 'InvalidTransactionTimeoutError', 'InvalidTxnStateError', 'InvalidUpdateVersionError', 'InvalidVoterKeyError', 'KafkaConfigurationError', 'KafkaConnectionError', 'KafkaError', 'KafkaStorageError', 'KafkaTimeoutError', 'KafkaUnavailableError', 'LeaderNotAvailableError', 'LeaderNotFoundError', 'ListenerNotFoundError', 'LogDirNotFoundError', 'MemberIdRequiredError', 'MessageSizeTooLargeError', 'MismatchedEndpointTypeError', 'NetworkExceptionError', 'NewLeaderElectedError', 'NoBrokersAvailable', 'NoReassignmentInProgressError', 'NodeNotReadyError', 'NonEmptyGroupError', 'NotControllerError', 'NotCoordinatorError', 'NotCoordinatorForConsumerCode', 'NotCoordinatorForGroupError', 'NotEnoughReplicasAfterAppendError', 'NotEnoughReplicasError', 'NotLeaderForPartitionError', 'NotLeaderOrFollowerError', 'OffsetMetadataTooLargeError', 'OffsetMovedToTieredStorageError', 'OffsetNotAvailableError', 'OffsetOutOfRangeError', 'OffsetsLoadInProgressCode', 'OperationNotAttemptedError', 'OutOfOrderSequenceNumberError', 'PolicyViolationError', 'PositionOutOfRangeError', 'PreferredLeaderNotAvailableError', 'PrincipalDeserializationFailureError', 'ProducerFencedError', 'ProtocolError', 'ReassignmentInProgressError', 'RebalanceInProgressError', 'RebootstrapRequiredError', 'RecordListTooLargeError', 'RecordTooLargeError', 'ReplicaNotAvailableError', 'RequestTimedOutError', 'ResourceNotFoundError', 'SaslAuthenticationFailedError', 'SecurityDisabledError', 'ShareSessionLimitReachedError', 'ShareSessionNotFoundError', 'SnapshotNotFoundError', 'SslCertificateError', 'StaleBrokerEpochError', 'StaleControllerEpochError', 'StaleLeaderEpochCodeError', 'StaleMemberEpochError', 'StreamsInvalidTopologyEpochError', 'StreamsInvalidTopologyError', 'StreamsTopologyFencedError', 'TelemetryTooLargeError', 'ThrottlingQuotaExceededError', 'TopicAlreadyExistsError', 'TopicAuthorizationFailedError', 'TopicDeletionDisabledError', 'TransactionAbortableError', 'TransactionCoordinatorFencedError', 'TransactionalIdAuthorizationFailedError', 'TransactionalIdNotFoundError', 'UnacceptableCredentialError', 'UnknownControllerIdError', 'UnknownError', 'UnknownLeaderEpochError', 'UnknownMemberIdError', 'UnknownProducerIdError', 'UnknownSubscriptionIdError', 'UnknownTopicError', 'UnknownTopicIdError', 'UnknownTopicOrPartitionError', 'UnreleasedInstanceIdError', 'UnstableOffsetCommitError', 'UnsupportedAssignorError', 'UnsupportedCodecError', 'UnsupportedCompressionTypeError', 'UnsupportedEndpointTypeError', 'UnsupportedForMessageFormatError', 'UnsupportedSaslMechanismError', 'UnsupportedVersionError', 'VoterNotFoundError', 'check_error_code', 'for_code'),
@@ -171,6 +173,32 @@ SEED_MODULES = {
     "kafka.conn": ("KafkaConnection", "collect_hosts", "DEFAULT_KAFKA_PORT", "DEFAULT_SOCKET_TIMEOUT_SECONDS"),
 }
 
+#: The confluent-kafka-style package's module paths (old ones included), when the package is present.
+CONFLUENT_MODULES = {
+    "kafka.confluent.admin": ("AdminClient", "NewTopic", "NewPartitions", "ConfigResource", "ConfigEntry", "ConfigSource",
+                              "AlterConfigOpType", "AclBinding", "AclBindingFilter", "AclOperation",
+                              "AclPermissionType", "ResourceType", "ResourcePatternType", "ConsumerGroupListing",
+                              "ListConsumerGroupsResult", "ConsumerGroupDescription", "MemberDescription",
+                              "MemberAssignment", "ConsumerGroupTopicPartitions", "ConsumerGroupState",
+                              "ConsumerGroupType", "GroupMetadata", "GroupMember", "OffsetSpec",
+                              "ListOffsetsResultInfo", "IsolationLevel", "DeletedRecords", "TopicDescription",
+                              "TopicPartitionInfo", "TopicCollection", "DescribeClusterResult", "Node",
+                              "ClusterMetadata", "TopicMetadata", "PartitionMetadata", "BrokerMetadata",
+                              "ScramMechanism", "ScramCredentialInfo", "UserScramCredentialsDescription",
+                              "UserScramCredentialAlteration", "UserScramCredentialUpsertion",
+                              "UserScramCredentialDeletion", "KafkaError", "KafkaException"),
+    "kafka.confluent.admin._client": ("AdminClient",),
+    "kafka.confluent._admin_client": ("AdminClient",),
+    "kafka.confluent._admin_types": ("NewTopic", "ConsumerGroupState", "ElectionType"),
+    "kafka.confluent._admin_scram": ("ScramMechanism",),
+    "kafka.confluent._list_groups": ("list_groups",),
+    "kafka.confluent._list_offsets": ("list_offsets",),
+    "kafka.confluent.kafka_error": ("KafkaError", "KafkaException", "ConcurrentModificationException", "from_engine"),
+    "kafka.confluent.errors": ("KafkaError", "KafkaException", "ConcurrentModificationException", "from_engine"),
+    "kafka.confluent.error": ("KafkaError", "KafkaException", "ConsumeError", "ProduceError", "KeySerializationError",
+                              "ValueSerializationError", "KeyDeserializationError", "ValueDeserializationError"),
+}
+
 #: Names that several paths must give as the very same object.
 SAME_OBJECT = [
     ("kafka.KafkaClient", "kafka.client.KafkaClient"),
@@ -180,6 +208,18 @@ SAME_OBJECT = [
     ("kafka.KafkaProtocol", "kafka.protocol.legacy.KafkaProtocol", "kafka.simple.protocol.KafkaProtocol"),
     ("kafka.legacy.SimpleProducer", "kafka.simple.SimpleProducer", "kafka.producer.simple.SimpleProducer"),
     ("kafka.common.KafkaError", "kafka.simple.common.KafkaError"),
+    ("kafka.admin.ACL", "kafka.admin.acl.ACL", "kafka.admin.acl_resource.ACL"),
+    ("kafka.consumer.subscription.SubscriptionState", "kafka.consumer.subscription_state.SubscriptionState"),
+    ("kafka.ConsumerRebalanceListener", "kafka.consumer.subscription_state.ConsumerRebalanceListener",
+     "kafka.consumer.subscription.ConsumerRebalanceListener"),
+]
+
+#: The same, for the confluent-kafka-style package.
+CONFLUENT_SAME_OBJECT = [
+    ("kafka.confluent.KafkaError", "kafka.confluent.errors.KafkaError", "kafka.confluent.kafka_error.KafkaError",
+     "kafka.confluent.error.KafkaError", "kafka.confluent.admin.KafkaError"),
+    ("kafka.confluent.admin.AdminClient", "kafka.confluent._admin_client.AdminClient",
+     "kafka.confluent.admin._client.AdminClient"),
 ]
 
 
@@ -204,5 +244,20 @@ def test_seed_document_paths(module: str) -> None:
 
 @pytest.mark.parametrize("paths", SAME_OBJECT, ids=lambda p: p[0])
 def test_paths_give_the_same_object(paths: tuple) -> None:
+    objects = [_resolve(p) for p in paths]
+    assert all(o is objects[0] for o in objects), paths
+
+
+@pytest.mark.parametrize("module", sorted(CONFLUENT_MODULES))
+def test_confluent_module_paths(module: str) -> None:
+    pytest.importorskip("kafka.confluent")
+    mod = importlib.import_module(module)
+    missing = [name for name in CONFLUENT_MODULES[module] if not hasattr(mod, name)]
+    assert not missing, "%s lost %s" % (module, missing)
+
+
+@pytest.mark.parametrize("paths", CONFLUENT_SAME_OBJECT, ids=lambda p: p[0])
+def test_confluent_paths_give_the_same_object(paths: tuple) -> None:
+    pytest.importorskip("kafka.confluent")
     objects = [_resolve(p) for p in paths]
     assert all(o is objects[0] for o in objects), paths

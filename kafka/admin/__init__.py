@@ -2,7 +2,7 @@
 
 See :doc:`/admin` for a guide. Modules: :mod:`~kafka.admin.client` (the
 client), :mod:`~kafka.admin.resources` (NewTopic, NewPartitions,
-ConfigResource), :mod:`~kafka.admin.acl` (ACL values), :mod:`~kafka.admin.results`
+ConfigResource), :mod:`~kafka.admin.acl_resource` (ACL values), :mod:`~kafka.admin.results`
 (result types and :class:`AdminResultError`); the operations live in
 :mod:`~kafka.admin.topics`, :mod:`~kafka.admin.configs`,
 :mod:`~kafka.admin.groups`, :mod:`~kafka.admin.records` and
@@ -13,7 +13,7 @@ arguments and result shapes, and adds its replica, quorum, transaction and
 SCRAM credential operations (with their value classes, exported here).
 """
 
-from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
+from kafka.admin.acl_resource import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
                              ResourcePattern, ResourcePatternFilter, ResourceType)
 from kafka.admin.client import KafkaAdminClient
 from kafka.admin.kafka_python import (AbortTransactionSpec, ElectionType, MemberToRemove, PartitionProducerState,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Dict, List, Optional, Sequence
 
 from kafka import errors
-from kafka.admin.acl import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
+from kafka.admin.acl_resource import (ACL, ACLFilter, ACLOperation, ACLPermissionType, ACLResourcePatternType,
                              ResourcePattern, ResourceType)
 from kafka.admin.base import AdminBase, broker_error
 from kafka.admin.results import finish

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from kafka.confluent._client_events import ThrottleEvent
 from kafka.confluent._tables import LIBRDKAFKA_VERSION
-from kafka.confluent.errors import ConcurrentModificationException, KafkaError, KafkaException
+from kafka.confluent.kafka_error import ConcurrentModificationException, KafkaError, KafkaException
 from kafka.confluent._uuid import Uuid
 from kafka.confluent.partitioners import consistent, fnv1a, murmur2
 from kafka.confluent.message import (
@@ -18,7 +18,7 @@ from kafka.confluent.message import (
     TIMESTAMP_NOT_AVAILABLE, Message, TopicPartition)
 from kafka.confluent.consumer import Consumer
 from kafka.confluent.producer import Producer
-from kafka.confluent._admin_types import (
+from kafka.confluent.admin._types import (
     ConsumerGroupState, ConsumerGroupTopicPartitions, ConsumerGroupType, ElectionType, IsolationLevel, Node,
     TopicCollection, TopicPartitionInfo)
 from kafka.confluent.serializing_producer import SerializingProducer

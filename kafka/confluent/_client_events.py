@@ -5,7 +5,7 @@ throttled responses to a listener on its I/O thread
 (:mod:`kafka.client.events`). :class:`EventRelay` is that listener: it only
 queues what it is given; :meth:`EventRelay.serve`, called from ``poll()``,
 ``flush()``, ``consume()`` and ``close()``, turns the queued events into
-:class:`~kafka.confluent.errors.KafkaError` values for ``error_cb`` and
+:class:`~kafka.confluent.kafka_error.KafkaError` values for ``error_cb`` and
 :class:`ThrottleEvent` values for ``throttle_cb``, as librdkafka does.
 """
 
@@ -17,7 +17,7 @@ from typing import Any, Callable, Deque, Optional
 
 from kafka import errors as engine_errors
 from kafka.client.events import AllBrokersDown, ClientEvent, ConnectionFailed, Throttled
-from kafka.confluent.errors import KafkaError
+from kafka.confluent.kafka_error import KafkaError
 
 log = logging.getLogger(__name__)
 

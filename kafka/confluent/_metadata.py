@@ -6,9 +6,9 @@ from __future__ import annotations
 import threading
 from typing import Any, Dict, List, Optional
 
-import kafka.confluent.errors
+import kafka.confluent.kafka_error
 from kafka.confluent._closing import HANDLE_CLOSED
-from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
+from kafka.confluent.kafka_error import KafkaError, KafkaException, call_error, from_engine
 
 
 class BrokerMetadata:
@@ -34,7 +34,7 @@ class PartitionMetadata:
         self.leader = -1
         self.replicas: List[int] = []
         self.isrs: List[int] = []
-        self.error: Optional[kafka.confluent.errors.KafkaError] = None
+        self.error: Optional[kafka.confluent.kafka_error.KafkaError] = None
 
     def __repr__(self) -> str:
         if self.error is not None:
@@ -51,7 +51,7 @@ class TopicMetadata:
     def __init__(self) -> None:
         self.topic: Optional[str] = None
         self.partitions: Dict[int, PartitionMetadata] = {}
-        self.error: Optional[kafka.confluent.errors.KafkaError] = None
+        self.error: Optional[kafka.confluent.kafka_error.KafkaError] = None
 
     def __repr__(self) -> str:
         if self.error is not None:

@@ -15,7 +15,7 @@ import threading
 import time
 from typing import Any, Callable, Dict, Optional
 
-from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.kafka_error import KafkaError, KafkaException
 
 #: Part of a token's lifetime after which a new one is asked for.
 _REFRESH_AT = 0.8

@@ -2,7 +2,7 @@
 
 Every message is checked before any is queued (a bad one raises and none is
 queued); then each is produced in turn. A message the local queue cannot
-take gets an ``_error`` entry (a :class:`~kafka.confluent.errors.KafkaError`)
+take gets an ``_error`` entry (a :class:`~kafka.confluent.kafka_error.KafkaError`)
 in its dict and is not counted. A message's own ``partition`` is checked but,
 as in confluent-kafka 2.16, not used: every message goes to the batch's
 ``partition`` (or is partitioned by its key when that is -1).
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, List, Optional
 
-from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.kafka_error import KafkaError, KafkaException
 
 
 def _check(messages: List[Any]) -> None:

@@ -13,13 +13,13 @@ from __future__ import annotations
 from typing import Dict
 
 from kafka.confluent import libversion, version
-from kafka.confluent._admin_scram import ScramMechanism
-from kafka.confluent._admin_types import (
+from kafka.confluent.admin._scram import ScramMechanism
+from kafka.confluent.admin._types import (
     AclOperation, AclPermissionType, AlterConfigOpType, ConfigSource, ConsumerGroupState, ConsumerGroupType,
     ElectionType, IsolationLevel, NewPartitions, NewTopic, ResourcePatternType, ResourceType)
 from kafka.confluent._uuid import Uuid
 from kafka.confluent.consumer import Consumer
-from kafka.confluent.errors import ConcurrentModificationException, KafkaError, KafkaException
+from kafka.confluent.kafka_error import ConcurrentModificationException, KafkaError, KafkaException
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, TIMESTAMP_CREATE_TIME, TIMESTAMP_LOG_APPEND_TIME,
     TIMESTAMP_NOT_AVAILABLE, Message, TopicPartition)

@@ -3,7 +3,7 @@
 The property table (names, types, ranges, aliases) is librdkafka's own, in
 :mod:`kafka.confluent._tables`. :func:`parse` checks a configuration dict the
 way confluent-kafka does at construction (an unknown property or a bad value
-raises :class:`~kafka.confluent.errors.KafkaException` with ``_INVALID_ARG``); :func:`producer_settings`
+raises :class:`~kafka.confluent.kafka_error.KafkaException` with ``_INVALID_ARG``); :func:`producer_settings`
 and :func:`consumer_settings` turn the result into ``KafkaProducer`` /
 ``KafkaConsumer`` keyword arguments. Properties that have no counterpart in
 kafkawire are accepted and listed by :func:`ignored`.
@@ -18,7 +18,7 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from kafka.confluent._oauth import OAuthCallbackProvider
 from kafka.confluent._tables import PROPERTIES
-from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.kafka_error import KafkaError, KafkaException
 
 log = logging.getLogger(__name__)
 

@@ -25,7 +25,7 @@ from kafka.confluent._log_forward import client_name, forwarder_for
 from kafka.confluent._record_buffer import RecordBuffer
 from kafka.confluent._stats import statistics
 from kafka.confluent._metadata import MetadataSource, check_credentials
-from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
+from kafka.confluent.kafka_error import KafkaError, KafkaException, call_error, from_engine
 from kafka.confluent.message import (
     OFFSET_BEGINNING, OFFSET_END, OFFSET_INVALID, OFFSET_STORED, Message, TopicPartition, partitions_list)
 from kafka.consumer.modern import ModernKafkaConsumer as KafkaConsumer

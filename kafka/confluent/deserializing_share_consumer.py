@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Dict, Optional
 
-from kafka.confluent.errors import KafkaError
+from kafka.confluent.kafka_error import KafkaError
 from kafka.confluent.message import Message
 from kafka.confluent.serialization import MessageField, SerializationContext
 from kafka.confluent.share_consumer import Messages, ShareConsumer

@@ -1,23 +1,23 @@
 """confluent-kafka's ``confluent_kafka.error``: client errors that carry a :class:`KafkaError`.
 
 :class:`KafkaError` and :class:`KafkaException` themselves live in
-:mod:`kafka.confluent.errors` and are re-exported here.
+:mod:`kafka.confluent.kafka_error` and are re-exported here.
 """
 
 from __future__ import annotations
 
-import kafka.confluent.errors
+import kafka.confluent.kafka_error
 
 from typing import Any, Optional
 
-from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.kafka_error import KafkaError, KafkaException
 from kafka.confluent.serialization import SerializationError
 
 
 class _KafkaClientError(KafkaException):
     """A KafkaException with the original ``exception`` and the ``kafka_message`` involved."""
 
-    def __init__(self, kafka_error: kafka.confluent.errors.KafkaError, exception: Optional[BaseException] = None,
+    def __init__(self, kafka_error: kafka.confluent.kafka_error.KafkaError, exception: Optional[BaseException] = None,
                  kafka_message: Any = None) -> None:
         super().__init__(kafka_error)
         self.exception = exception
@@ -37,7 +37,7 @@ class _KafkaClientError(KafkaException):
 class ConsumeError(_KafkaClientError):
     """An error met while consuming (raised by ``DeserializingConsumer.poll``)."""
 
-    def __init__(self, kafka_error: kafka.confluent.errors.KafkaError, exception: Optional[BaseException] = None,
+    def __init__(self, kafka_error: kafka.confluent.kafka_error.KafkaError, exception: Optional[BaseException] = None,
                  kafka_message: Any = None) -> None:
         super().__init__(kafka_error, exception, kafka_message)
 
@@ -61,7 +61,8 @@ class ValueDeserializationError(ConsumeError, SerializationError):
 class ProduceError(_KafkaClientError):
     """An error met while producing."""
 
-    def __init__(self, kafka_error: kafka.confluent.errors.KafkaError, exception: Optional[BaseException] = None) -> None:
+    def __init__(self, kafka_error: kafka.confluent.kafka_error.KafkaError,
+                 exception: Optional[BaseException] = None) -> None:
         super().__init__(kafka_error, exception, None)
 
 

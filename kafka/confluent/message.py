@@ -5,7 +5,7 @@ from __future__ import annotations
 import operator
 from typing import Any, List, Optional, Tuple
 
-import kafka.confluent.errors
+import kafka.confluent.kafka_error
 from kafka.record import rows
 
 OFFSET_BEGINNING = -2
@@ -54,7 +54,7 @@ class Message(tuple):
     _headers: Any = _FROM_ROW
     _timestamp: Any = _FROM_ROW
     _leader_epoch: Any = _FROM_ROW
-    _error: Optional["kafka.confluent.errors.KafkaError"] = None
+    _error: Optional["kafka.confluent.kafka_error.KafkaError"] = None
     _latency: Optional[float] = None
     _delivery_count: Optional[int] = None
 
@@ -180,7 +180,7 @@ class Message(tuple):
             return list(headers) if headers else None
         return headers
 
-    def error(self) -> Optional["kafka.confluent.errors.KafkaError"]:
+    def error(self) -> Optional["kafka.confluent.kafka_error.KafkaError"]:
         """None for a record; the KafkaError for an error or event."""
         try:
             return self._error
@@ -244,7 +244,7 @@ class Message(tuple):
         _check_message(self)
         self._headers = headers
 
-    def set_error(self, error: Optional["kafka.confluent.errors.KafkaError"]) -> None:
+    def set_error(self, error: Optional["kafka.confluent.kafka_error.KafkaError"]) -> None:
         """Replace the error."""
         _check_message(self)
         self._error = error
@@ -313,7 +313,7 @@ class TopicPartition:
         self.offset = offset
         self.metadata = metadata
         self.leader_epoch = leader_epoch if leader_epoch is None or leader_epoch >= 0 else None
-        self.error: Optional[kafka.confluent.errors.KafkaError] = None
+        self.error: Optional[kafka.confluent.kafka_error.KafkaError] = None
 
     def _key(self) -> Tuple[str, int]:
         return (self.topic, self.partition)

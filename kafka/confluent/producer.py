@@ -26,8 +26,8 @@ from kafka.confluent._kept_records import KeptRun, Record, ReportGroup
 from kafka.confluent._log_forward import client_name, forwarder_for, threads_named
 from kafka.confluent._produce_batch import produce_batch
 from kafka.confluent._stats import statistics
-from kafka.confluent.admin import MetadataSource, check_credentials
-from kafka.confluent.errors import KafkaError, KafkaException, fatal_from_engine, from_engine
+from kafka.confluent._metadata import MetadataSource, check_credentials
+from kafka.confluent.kafka_error import KafkaError, KafkaException, fatal_from_engine, from_engine
 from kafka.confluent.message import Message, partitions_list
 from kafka.confluent.partitioners import PARTITIONERS, RANDOM
 from kafka.producer.accumulator import new_lock

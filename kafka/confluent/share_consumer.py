@@ -20,7 +20,7 @@ from kafka import errors as engine_errors
 from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.client.routing import RoutingClient
 from kafka.confluent import config as confmod
-from kafka.confluent.errors import KafkaException, from_engine
+from kafka.confluent.kafka_error import KafkaException, from_engine
 from kafka.confluent.message import Message, TopicPartition
 from kafka.consumer.group.link import left_ms
 from kafka.consumer.share.acknowledgements import APPLICATION_TYPES, InFlightRecords

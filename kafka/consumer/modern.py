@@ -6,6 +6,15 @@ its subclass in the simple layer, :class:`kafka.simple.consumer.KafkaConsumer`,
 which adds the kafka-python 0.9 methods and option names.
 :mod:`kafka.consumer.kafka` serves both under kafka-python's module path.
 
+Why the class is not simply named ``KafkaConsumer``: that name already
+means the public class (``kafka.KafkaConsumer``, ``kafka.consumer.KafkaConsumer``
+and ``kafka.consumer.kafka.KafkaConsumer`` are one object, the subclass with
+the 0.9 methods). A second class of the same name here would give two
+different classes one ``repr``, and a ``mock.patch`` or ``isinstance`` on the
+wrong one would silently miss. "Modern" is the glossary's word for the
+kafka-python 2.x/3.x API (see :doc:`/architecture`): this class is
+``KafkaConsumer`` without its 0.9 methods, and the name says so.
+
 The application thread drives everything from :meth:`ModernKafkaConsumer.poll`
 (or iteration): group membership (through the group coordinator, whose
 heartbeats run on a thread of their own), position lookups, and fetching.

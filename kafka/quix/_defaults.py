@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import kafka.confluent.errors
+import kafka.confluent.kafka_error
 
 import logging
 
@@ -12,6 +12,6 @@ import logging
 logger = logging.getLogger("kafka.quix")
 
 
-def _default_error_cb(error: kafka.confluent.errors.KafkaError) -> None:
+def _default_error_cb(error: kafka.confluent.kafka_error.KafkaError) -> None:
     """Log a client error (as quixstreams' default ``error_callback`` does)."""
     logger.error('Kafka error: code="%s" reason="%s"', error.name(), error.str())

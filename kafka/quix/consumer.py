@@ -7,7 +7,7 @@ makes no network call.
 
 from __future__ import annotations
 
-import kafka.confluent.errors
+import kafka.confluent.kafka_error
 
 import functools
 import logging
@@ -27,7 +27,7 @@ except ImportError:  # pragma: no cover
     AutoOffsetReset = str  # type: ignore[misc]
 
 RebalancingCallback = Callable[[ConfluentConsumer, List[TopicPartition]], None]
-OnCommit = Callable[[Optional[kafka.confluent.errors.KafkaError], List[TopicPartition]], None]
+OnCommit = Callable[[Optional[kafka.confluent.kafka_error.KafkaError], List[TopicPartition]], None]
 
 
 def _timeout(value: Optional[float]) -> float:
@@ -48,7 +48,8 @@ class Consumer:
 
     def __init__(self, broker_address: Union[str, ConnectionConfig], consumer_group: Optional[str],
                  auto_offset_reset: AutoOffsetReset, auto_commit_enable: bool = True,
-                 logger: logging.Logger = logger, error_callback: Callable[[kafka.confluent.errors.KafkaError], None] = _default_error_cb,
+                 logger: logging.Logger = logger,
+                 error_callback: Callable[[kafka.confluent.kafka_error.KafkaError], None] = _default_error_cb,
                  on_commit: Optional[OnCommit] = None, extra_config: Optional[dict] = None) -> None:
         config: Dict[str, Any] = {"enable.auto.offset.store": False, "partition.assignment.strategy": "range"}
         config.update(extra_config or {})

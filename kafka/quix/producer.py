@@ -7,7 +7,7 @@ network call.
 
 from __future__ import annotations
 
-import kafka.confluent.errors
+import kafka.confluent.kafka_error
 
 import logging
 import threading
@@ -21,7 +21,7 @@ from kafka.quix._defaults import _default_error_cb, logger
 from kafka.quix.configuration import ConnectionConfig, connection_properties
 
 Headers = Union[List[Tuple[str, Any]], Dict[str, Any]]
-DeliveryCallback = Callable[[Optional[kafka.confluent.errors.KafkaError], Message], None]
+DeliveryCallback = Callable[[Optional[kafka.confluent.kafka_error.KafkaError], Message], None]
 
 
 class Producer:
@@ -34,7 +34,7 @@ class Producer:
     """
 
     def __init__(self, broker_address: Union[str, ConnectionConfig], logger: logging.Logger = logger,
-                 error_callback: Callable[[kafka.confluent.errors.KafkaError], None] = _default_error_cb,
+                 error_callback: Callable[[kafka.confluent.kafka_error.KafkaError], None] = _default_error_cb,
                  extra_config: Optional[dict] = None, flush_timeout: Optional[float] = None,
                  transactional: bool = False) -> None:
         config: Dict[str, Any] = {"partitioner": "murmur2"}  # Java clients' key partitioning
@@ -120,7 +120,7 @@ class TransactionalProducer(Producer):
     """
 
     def __init__(self, broker_address: Union[str, ConnectionConfig], logger: logging.Logger = logger,
-                 error_callback: Callable[[kafka.confluent.errors.KafkaError], None] = _default_error_cb,
+                 error_callback: Callable[[kafka.confluent.kafka_error.KafkaError], None] = _default_error_cb,
                  extra_config: Optional[dict] = None, flush_timeout: Optional[float] = None,
                  transaction_timeout_ms: int = 70000) -> None:
         extra = dict(extra_config or {})

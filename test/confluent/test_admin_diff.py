@@ -322,7 +322,7 @@ def test_acl_binding_round_trips_through_engine_acl():
 
     binding = KA.AclBinding(KA.ResourceType.TOPIC, "t", KA.ResourcePatternType.LITERAL, "User:a", "*",
                             KA.AclOperation.READ, KA.AclPermissionType.ALLOW)
-    from kafka.confluent._admin_client import _binding, _engine_acl
+    from kafka.confluent.admin._client import _binding, _engine_acl
 
     assert _binding(_engine_acl(binding)) == binding
 
@@ -335,7 +335,7 @@ def test_acl_enums_are_confluent_kafkas_with_the_engines_values(ck, name, engine
     """Members, values, repr, str and order as confluent_kafka's; each value the engine enum's (CLUSTER is BROKER)."""
     import confluent_kafka.admin as CA
 
-    from kafka.admin import acl as engine_acl
+    from kafka.admin import acl_resource as engine_acl
     from kafka.confluent import admin as KA
 
     theirs, ours, engine = getattr(CA, name), getattr(KA, name), getattr(engine_acl, engine_name)

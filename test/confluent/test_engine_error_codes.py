@@ -1,10 +1,10 @@
-"""Which librdkafka code an engine exception is reported as (kafka.confluent.errors.from_engine)."""
+"""Which librdkafka code an engine exception is reported as (kafka.confluent.kafka_error.from_engine)."""
 
 from __future__ import annotations
 
 from kafka import errors as engine_errors
 from kafka.confluent import KafkaError
-from kafka.confluent.errors import from_engine
+from kafka.confluent.kafka_error import from_engine
 
 
 def test_records_the_client_cannot_decode_are_a_bad_message():

@@ -13,7 +13,7 @@ import uuid
 from typing import Any, Dict, List, Optional
 
 from kafka import errors
-from kafka.admin.acl import ACLOperation
+from kafka.admin.acl_resource import ACLOperation
 from kafka.protocol.schema import StructValue
 
 #: The int32 that means "authorized operations were not asked for".

@@ -12,7 +12,7 @@ import struct
 from enum import Enum
 from typing import Any, Callable, List, Optional, Tuple, Union
 
-from kafka.confluent.errors import KafkaException
+from kafka.confluent.kafka_error import KafkaException
 
 Headers = Union[List[Tuple[str, Any]], dict]
 

@@ -3,6 +3,13 @@
 Error codes and names are librdkafka's (see :mod:`kafka.confluent._tables`):
 broker error codes keep Kafka's numbers, codes local to the client are
 negative and their names start with an underscore (``_PARTITION_EOF``).
+Also how the engine's exceptions (:mod:`kafka.errors`) become a
+``KafkaError`` (:func:`from_engine`, :func:`raise_from_engine`, ...).
+
+Not to be confused with :mod:`kafka.confluent.error`, confluent-kafka's
+public module of the errors that *carry* a ``KafkaError`` (``ConsumeError``,
+``ProduceError``, ...). confluent-kafka keeps ``KafkaError`` in its C module;
+this module was ``kafka.confluent.errors`` (still an alias, :mod:`kafka._moved`).
 """
 
 from __future__ import annotations
@@ -101,7 +108,7 @@ del _code, _name, _desc
 
 
 class KafkaException(Exception):
-    """Raised by the clients; ``args[0]`` is usually a :class:`~kafka.confluent.errors.KafkaError`."""
+    """Raised by the clients; ``args[0]`` is usually a :class:`~kafka.confluent.kafka_error.KafkaError`."""
 
 
 class ConcurrentModificationException(RuntimeError):

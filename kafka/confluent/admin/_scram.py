@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any, List, Optional
 
-from kafka.confluent._admin_types import _OrderedEnum
-from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.admin._types import _OrderedEnum
+from kafka.confluent.kafka_error import KafkaError, KafkaException
 
 #: Length of the random salt of an upsertion given none (librdkafka's).
 DEFAULT_SALT_BYTES = 64

@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Dict, List, Optional
 
 from kafka.admin import KafkaAdminClient, RawGroupDescription
-from kafka.confluent._admin_types import GroupMember, GroupMetadata
+from kafka.confluent.admin._types import GroupMember, GroupMetadata
 from kafka.confluent._metadata import BrokerMetadata
-from kafka.confluent.errors import KafkaError
+from kafka.confluent.kafka_error import KafkaError
 
 
 def list_groups(engine: KafkaAdminClient, group: Optional[str], timeout_ms: float) -> List[GroupMetadata]:

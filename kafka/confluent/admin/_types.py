@@ -9,7 +9,7 @@ from __future__ import annotations
 from enum import Enum
 from typing import Any, Dict, List, Optional, Tuple, Type, TypeVar, Union
 
-from kafka.admin import acl as engine_acl
+from kafka.admin import acl_resource as engine_acl
 from kafka.confluent.message import TopicPartition
 
 E = TypeVar("E", bound=Enum)
@@ -38,12 +38,15 @@ def to_enum(value: Any, enum: Type[E], what: str) -> E:
     raise TypeError("%s must be a %s, got %r" % (what, enum.__name__, value))
 
 
-# The ACL enums carry the protocol values of the engine's (kafka.admin.acl) under
+# The ACL enums carry the protocol values of the engine's (kafka.admin.acl_resource) under
 # confluent-kafka's names: plain Enums (their repr and str are confluent-kafka's, not
 # an IntEnum's), with only the members confluent-kafka 2.16 has.
 
 class ResourceType(_OrderedEnum):
-    """The kind of resource an ACL or a config applies to (:class:`kafka.admin.acl.ResourceType`; CLUSTER is BROKER)."""
+    """The kind of resource an ACL or a config applies to.
+
+    :class:`kafka.admin.acl_resource.ResourceType`; CLUSTER is BROKER.
+    """
 
     UNKNOWN = engine_acl.ResourceType.UNKNOWN.value
     ANY = engine_acl.ResourceType.ANY.value
@@ -54,7 +57,7 @@ class ResourceType(_OrderedEnum):
 
 
 class ResourcePatternType(_OrderedEnum):
-    """How an ACL's resource name matches resources (:class:`kafka.admin.acl.ACLResourcePatternType`)."""
+    """How an ACL's resource name matches resources (:class:`kafka.admin.acl_resource.ACLResourcePatternType`)."""
 
     UNKNOWN = engine_acl.ACLResourcePatternType.UNKNOWN.value
     ANY = engine_acl.ACLResourcePatternType.ANY.value
@@ -64,7 +67,10 @@ class ResourcePatternType(_OrderedEnum):
 
 
 class AclOperation(_OrderedEnum):
-    """The operation an ACL allows or denies (:class:`kafka.admin.acl.ACLOperation`, up to IDEMPOTENT_WRITE)."""
+    """The operation an ACL allows or denies.
+
+    :class:`kafka.admin.acl_resource.ACLOperation`, up to IDEMPOTENT_WRITE.
+    """
 
     UNKNOWN = engine_acl.ACLOperation.UNKNOWN.value
     ANY = engine_acl.ACLOperation.ANY.value
@@ -82,7 +88,7 @@ class AclOperation(_OrderedEnum):
 
 
 class AclPermissionType(_OrderedEnum):
-    """Whether an ACL allows or denies (:class:`kafka.admin.acl.ACLPermissionType`)."""
+    """Whether an ACL allows or denies (:class:`kafka.admin.acl_resource.ACLPermissionType`)."""
 
     UNKNOWN = engine_acl.ACLPermissionType.UNKNOWN.value
     ANY = engine_acl.ACLPermissionType.ANY.value
@@ -362,7 +368,7 @@ _ACL_FIELDS: Tuple[Tuple[str, Type[Enum], str], ...] = (
     ("operation", AclOperation, "operation"), ("permission_type", AclPermissionType, "permission_type"))
 _ACL_ENUMS: Tuple[Tuple[str, Type[Enum]], ...] = tuple((attr, enum) for attr, enum, _ in _ACL_FIELDS)
 #: The enum values only a filter may hold (ANY, and MATCH for the pattern type): the engine's rule,
-#: :data:`kafka.admin.acl.FILTER_ONLY`.
+#: :data:`kafka.admin.acl_resource.FILTER_ONLY`.
 _FILTER_ONLY: Dict[str, Tuple[Enum, ...]] = {
     attr: tuple(enum(int(value)) for value in sorted(engine_acl.FILTER_ONLY[field]))
     for attr, enum, field in _ACL_FIELDS}

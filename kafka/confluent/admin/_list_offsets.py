@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any, Dict, Sequence, Tuple
 
 from kafka.admin import KafkaAdminClient
-from kafka.confluent._admin_types import ListOffsetsResultInfo
-from kafka.confluent.errors import KafkaError, KafkaException
+from kafka.confluent.admin._types import ListOffsetsResultInfo
+from kafka.confluent.kafka_error import KafkaError, KafkaException
 from kafka.confluent.message import TopicPartition
 from kafka.structs import TopicPartition as EngineTP
 

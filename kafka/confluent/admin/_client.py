@@ -21,11 +21,11 @@ import warnings
 from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Sequence, Tuple
 
 from kafka import errors as engine_errors
-from kafka.admin import acl as engine_acl
+from kafka.admin import acl_resource as engine_acl
 from kafka.admin import resources as engine_res
 from kafka.admin.kafka_python import users as engine_users
 from kafka.confluent import config as confmod
-from kafka.confluent._admin_types import (
+from kafka.confluent.admin._types import (
     AclBinding, AclBindingFilter, AclOperation, AclPermissionType, AlterConfigOpType, ConfigEntry, ConfigResource,
     ConfigSource, ConsumerGroupDescription, ConsumerGroupListing, ConsumerGroupState, ConsumerGroupTopicPartitions,
     ConsumerGroupType, DeletedRecords, DescribeClusterResult, ElectionType, GroupMetadata, IsolationLevel,
@@ -35,15 +35,15 @@ from kafka.confluent._admin_types import (
 from kafka.confluent._client_events import EventRelay
 from kafka.confluent._closing import Closable
 from kafka.confluent._uuid import Uuid
-from kafka.confluent._admin_scram import (DEFAULT_SALT_BYTES, ScramCredentialInfo, ScramMechanism,
+from kafka.confluent.admin._scram import (DEFAULT_SALT_BYTES, ScramCredentialInfo, ScramMechanism,
                                           UserScramCredentialAlteration, UserScramCredentialDeletion,
                                           UserScramCredentialsDescription,
                                           UserScramCredentialUpsertion, check_alterations, check_users,
                                           duplicate_users_error, unknown_mechanism_error)
-from kafka.confluent._list_groups import list_groups
+from kafka.confluent.admin._list_groups import list_groups
 from kafka.confluent._log_forward import client_name, forwarder_for
 from kafka.confluent._metadata import ClusterMetadata, MetadataSource, check_credentials
-from kafka.confluent.errors import KafkaError, KafkaException, call_error, from_engine
+from kafka.confluent.kafka_error import KafkaError, KafkaException, call_error, from_engine
 from kafka.confluent.message import OFFSET_INVALID, TopicPartition
 from kafka.structs import OffsetAndMetadata
 from kafka.structs import TopicPartition as EngineTP
@@ -1015,7 +1015,7 @@ class AdminClient(Closable):
         items = [(TopicPartition(tp.topic, tp.partition, spec._value), spec._value)
                  for tp, spec in topic_partition_offsets.items()]
         refusal = _offset_specs_error([value for _, value in items])
-        from kafka.confluent._list_offsets import list_offsets
+        from kafka.confluent.admin._list_offsets import list_offsets
 
         return self._run([tp for tp, _ in items], lambda engine: list_offsets(engine, items, isolation.value,
                                                                                      request_ms),
