@@ -16,23 +16,19 @@ from __future__ import annotations
 import time
 from itertools import repeat
 from operator import add
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Any, List, Optional, Sequence, Tuple
 
 from kafka import errors
 from kafka.producer.accumulator import QueuedRecords
 from kafka.producer.batch import ValueColumns
-from kafka.producer.bulk_runs import group_by_partition, sticky_runs
 from kafka.producer.future import ProduceResult
-from kafka.producer.murmur2_lanes import murmur2_partitions
-from kafka.producer.partitioner import DefaultPartitioner
-from kafka.producer.record_checks import check_bytes, check_headers_sized, check_partition, check_timestamp
+from kafka.producer.record_checks import check_bytes, check_headers_sized, check_timestamp
 from kafka.record.batch import estimate_record_sizes
 from kafka.serializer import Conversion
 from kafka.structs import TopicPartition
-from kafka.topic_names import check_topic_name
 
 if TYPE_CHECKING:
-    from kafka.producer.bulk_seam import BulkProducer
+    from kafka.producer.pipeline import ProducerPipeline
 
 
 class BatchSendFuture:
@@ -119,19 +115,19 @@ def _bytes_column(column: Sequence[Any], serializer: Optional[Conversion], what:
     return list(column), type(None) in types
 
 
-def send_batch(producer: "BulkProducer", topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
+def send_batch(pipeline: "ProducerPipeline", topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
                headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
                timestamps: Optional[Sequence[int]] = None) -> BatchSendFuture:
-    """See :meth:`KafkaProducer.send_batch`."""
-    check_can_send(producer, topic)
+    """See :meth:`KafkaProducer.send_batch`; ``pipeline`` is the producer's (:attr:`KafkaProducer.pipeline`)."""
+    pipeline.open_topic(topic)
     n = len(values)
     if n == 0:
         return BatchSendFuture([], 0)
     raw_headers = None if headers is None else _column(headers, n, "headers")
-    values, null_values = _bytes_column(values, producer._value_serializer, "value", topic, raw_headers)
+    values, null_values = _bytes_column(values, pipeline.value_serializer, "value", topic, raw_headers)
     key_column, null_keys = None, True
     if keys is not None:
-        key_column, null_keys = _bytes_column(_column(keys, n, "keys"), producer._key_serializer, "key", topic,
+        key_column, null_keys = _bytes_column(_column(keys, n, "keys"), pipeline.key_serializer, "key", topic,
                                               raw_headers)
     if null_values and (key_column is None or (null_keys and
                                                any(k is None and v is None for k, v in zip(key_column, values)))):
@@ -154,20 +150,21 @@ def send_batch(producer: "BulkProducer", topic: str, values: Sequence[Any], keys
     sizes = estimate_record_sizes(key_column, values)
     if header_sizes:
         sizes = list(map(add, sizes, header_sizes))
-    check_sizes(producer, sizes)
+    pipeline.check_sizes(sizes)
 
     started = time.monotonic()
-    all_parts, available = producer._partitions(topic, producer._max_block)
+    all_parts, available = pipeline.partitions(topic)
     records: QueuedRecords
     if key_column is None and (header_column is None or not any(header_column)):
         records = ValueColumns(stamps, values)  # a batch keeps these as columns: no tuple per record
     else:
         records = list(zip(stamps, key_column if key_column is not None else repeat(None, n), values,
                            header_column if header_column is not None else repeat(None, n)))
-    runs = partition_runs(producer, topic, partition, key_column, sizes, all_parts, available)
+    runs = pipeline.partition_runs(topic, partition, key_column, sizes, all_parts, available)
     placed: List[Tuple[ProduceResult, int, int]] = []
+    full = False
     for part, indices in runs:
-        tp = producer._tp_to_send(topic, part)
+        tp = pipeline.tp_to_send(topic, part)
         if indices is None:
             run, run_sizes = records, sizes
         elif isinstance(indices, slice):
@@ -175,77 +172,8 @@ def send_batch(producer: "BulkProducer", topic: str, values: Sequence[Any], keys
         else:
             run = records.take(indices) if isinstance(records, ValueColumns) else list(map(records.__getitem__, indices))
             run_sizes = list(map(sizes.__getitem__, indices))
-        left = producer._max_block - (time.monotonic() - started)
-        got, _ = producer._accumulator.append_many(tp, run, run_sizes, left if left > 0 else 0.0)
-        placed.extend(got)
-    producer._sender.wakeup()
+        left = pipeline.max_block - (time.monotonic() - started)
+        _, filled = pipeline.accumulator.append_many(tp, run, run_sizes, left if left > 0 else 0.0, placed)
+        full = full or filled
+    pipeline.runs_queued(placed, full)
     return BatchSendFuture(placed, n)
-
-
-def check_can_send(producer: "BulkProducer", topic: str) -> None:
-    """Raise unless ``producer`` is open and usable and ``topic`` a legal name.
-
-    Records :meth:`~KafkaProducer.send` holds back are then handed over, so
-    that they stay ahead of the records about to be queued.
-    """
-    producer._check_can_send()
-    check_topic_name(topic)
-    if producer._held:
-        producer._hand_over_topic(topic)
-
-
-def check_sizes(producer: "BulkProducer", sizes: Sequence[int], largest: Optional[int] = None) -> None:
-    """Raise MessageSizeTooLargeError if a record's size estimate exceeds what the producer can send.
-
-    ``largest``: the largest of ``sizes``, if the caller knows it.
-    """
-    if largest is None:
-        largest = max(sizes)
-    if largest > producer._max_request_size or largest > producer.config["buffer_memory"]:
-        raise errors.MessageSizeTooLargeError(
-            "a record of about %d bytes is larger than max_request_size (%d) or buffer_memory (%d)"
-            % (largest, producer._max_request_size, producer.config["buffer_memory"]))
-
-
-def partition_runs(producer: "BulkProducer", topic: str, partition: Optional[int], keys: Optional[List[Any]],
-                  sizes: List[int], all_parts: List[int], available: List[int],
-                  sums: Optional[List[int]] = None) -> List[Tuple[int, Union[None, slice, List[int]]]]:
-    """``[(partition, its records: indices in order, a slice, or None for all)]``.
-
-    ``sums``: the :func:`~kafka.producer.bulk_runs.prefix_sums` of ``sizes``, if the caller has them.
-    """
-    if partition is not None:
-        partition = check_partition(partition)
-        if partition not in all_parts:
-            raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
-        return [(partition, None)]
-    partitioner = producer._partitioner
-    default = producer._default_partitioner
-    if keys is None and default:
-        # Sticky, as send() does: a batch's worth of records to one partition, then the next.
-        runs: List[Tuple[int, Union[None, slice, List[int]]]] = []
-        for start, stop in sticky_runs(sizes, producer.config["batch_size"], sums):
-            runs.append((partitioner(None, all_parts, available, topic), slice(start, stop)))
-            partitioner.next_sticky(topic, all_parts, available)
-        if len(runs) == 1:
-            return [(runs[0][0], None)]
-        return runs
-    if type(partitioner) is DefaultPartitioner and keys is not None and None not in keys:
-        return [(all_parts[index], run) for index, run in group_by_partition(
-            murmur2_partitions(keys, len(all_parts)), len(all_parts))]
-    groups: Dict[int, List[int]] = {}
-    if keys is None:
-        keys = list(repeat(None, len(sizes)))
-    for i, key in enumerate(keys):
-        if default:
-            part = partitioner(key, all_parts, available, topic)
-        else:
-            part = partitioner(key, all_parts, available)
-            if type(part) is not int or part not in all_parts:
-                raise errors.IllegalArgumentError("the partitioner chose %r, not a partition of topic %r"
-                                                  % (part, topic))
-        group = groups.get(part)
-        if group is None:
-            group = groups[part] = []
-        group.append(i)
-    return [(part, indices) for part, indices in groups.items()]

@@ -16,10 +16,10 @@ errors are unchanged.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple, Union
+from typing import TYPE_CHECKING, Callable, List, Optional, Sequence, Tuple
 
 from kafka.producer.batch import BATCH_OVERHEAD, ProducerBatch
-from kafka.producer.bulk import BatchSendFuture, check_can_send, check_sizes, partition_runs
+from kafka.producer.bulk import BatchSendFuture
 from kafka.producer.bulk_runs import fill, prefix_sums
 from kafka.producer.future import ProduceResult
 from kafka.producer.partitioner import DefaultPartitioner
@@ -28,7 +28,8 @@ from kafka.record.prebuilt import build_batch
 from kafka.structs import TopicPartition
 
 if TYPE_CHECKING:
-    from kafka.producer.bulk_seam import BulkProducer
+    from kafka.producer.kafka import KafkaProducer
+    from kafka.producer.pipeline import Runs
 
 #: The records to encode, in order: their indices, or None for all of them as given.
 Rows = Optional[List[int]]
@@ -117,7 +118,7 @@ def batch_counts(sizes: Sequence[int], batch_size: int, start: int = 0, stop: Op
     return counts
 
 
-def send_encoded(producer: "BulkProducer", topic: str, count: int, sizes: List[int], encode: Encoder,
+def send_encoded(producer: "KafkaProducer", topic: str, count: int, sizes: List[int], encode: Encoder,
                  partition: Optional[int] = None, keys: Optional[Callable[[], List[Optional[bytes]]]] = None,
                  key_groups: Optional[KeyGroups] = None, largest: Optional[int] = None) -> BatchSendFuture:
     """Queue ``count`` records of ``topic`` that ``encode`` turns into bytes; one future for all.
@@ -132,28 +133,31 @@ def send_encoded(producer: "BulkProducer", topic: str, count: int, sizes: List[i
     ``max_request_size`` and ``buffer_memory`` as ``send_batch`` checks them
     (``largest``: the largest of ``sizes``, if the caller knows it).
     The caller checks the records themselves (bytes, a key or a value each).
+    The records go through the producer's :attr:`~KafkaProducer.pipeline`
+    as ``send_batch``'s do.
     """
-    check_can_send(producer, topic)
+    pipeline = producer.pipeline
+    pipeline.open_topic(topic)
     if count == 0:
         return BatchSendFuture([], 0)
-    check_sizes(producer, sizes, largest)
+    pipeline.check_sizes(sizes, largest)
     now = int(time.time() * 1000)
     started = time.monotonic()
-    all_parts, available = producer._partitions(topic, producer._max_block)
+    all_parts, available = pipeline.partitions(topic)
     sums = prefix_sums(sizes)
-    runs: List[Tuple[int, Union[None, slice, List[int]]]]
-    if partition is None and key_groups is not None and type(producer._partitioner) is DefaultPartitioner:
+    runs: Runs
+    if partition is None and key_groups is not None and type(pipeline.partitioner) is DefaultPartitioner:
         runs = [(all_parts[index], rows) for index, rows in key_groups(len(all_parts))]
     else:
-        runs = partition_runs(producer, topic, partition, None if keys is None else keys(), sizes, all_parts,
-                             available, sums)
-    batch_size = producer.config["batch_size"]
+        runs = pipeline.partition_runs(topic, partition, None if keys is None else keys(), sizes, all_parts,
+                                       available, sums)
+    batch_size = pipeline.batch_size
     plan: List[Tuple[TopicPartition, int]] = []  # (partition, how many batches), in the order encoded
     counts: List[int] = []
     # Whether the runs are the records in their given order (sticky runs follow one another).
     in_order = all(not isinstance(rows, list) for _, rows in runs)
     for part, rows in runs:
-        tp = producer._tp_to_send(topic, part)
+        tp = pipeline.tp_to_send(topic, part)
         if rows is None:
             run_counts = batch_counts(sizes, batch_size, sums=sums)
         elif isinstance(rows, slice):
@@ -176,8 +180,8 @@ def send_encoded(producer: "BulkProducer", topic: str, count: int, sizes: List[i
     for tp, batch_count in plan:
         batches = [EncodedBatch(tp, created, bodies[i], counts[i], now) for i in range(first, first + batch_count)]
         first += batch_count
-        left = producer._max_block - (time.monotonic() - started)
-        producer._accumulator.append_batches(tp, batches, left if left > 0 else 0.0)
+        left = pipeline.max_block - (time.monotonic() - started)
+        pipeline.accumulator.append_batches(tp, batches, left if left > 0 else 0.0)
         placed.extend((batch.result, 0, batch.count) for batch in batches)
-    producer._sender.wakeup()
+    pipeline.runs_queued(placed, False)  # every batch here is new
     return BatchSendFuture(placed, count)

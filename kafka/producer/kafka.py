@@ -4,6 +4,12 @@
 partition's current batch and returns a future at once; one background
 thread (:class:`~kafka.producer.sender.Sender`) sends ready batches to the
 partition leaders, several leaders at a time.
+
+Every way of queueing records (``send()`` and its fast paths, the keyed
+records it holds back, ``send_batch()``, ``queue_prepared()`` and
+``send_encoded()``) goes through the steps of the producer's
+:class:`~kafka.producer.pipeline.ProducerPipeline` (see
+``docs/architecture.rst``, "How a record travels through the producer").
 """
 
 from __future__ import annotations
@@ -25,13 +31,13 @@ from kafka.client.network import DEFAULT_CONFIG as CLIENT_CONFIG
 from kafka.config_checks import check_config_values
 from kafka.metric_registry import read_metrics, registry_from_config
 from kafka.producer.accumulator import QueuedRecords, RecordAccumulator
-from kafka.producer.batch import BATCH_OVERHEAD
 from kafka.producer.future import FutureRecordMetadata, ProduceResult
-from kafka.producer.held import HeldRecords, place
+from kafka.producer.held import HeldRecords
 from kafka.producer.idempotence import ProducerIdentity
 from kafka.producer.metrics import ProducerMetrics
 from kafka.producer.custom_partitioner import new_batch_hook, partition_chooser
 from kafka.producer.partitioner import DefaultPartitioner, murmur2_partition
+from kafka.producer.pipeline import ClusterUnusable, KeyRoutes, PartitionInfo, ProducerPipeline, StickyRoute
 from kafka.producer.record_checks import (MAX_TIMESTAMP_MS, check_headers_sized, check_key_value, check_partition,
                                           check_record_size, check_timestamp)
 from kafka.producer.sender import Sender
@@ -49,18 +55,6 @@ if TYPE_CHECKING:
 _time = time.time
 
 log = logging.getLogger(__name__)
-
-#: Bytes of ``buffer_memory`` a group of held keyed records takes at a time
-#: (at most an eighth of the budget): the group is handed over when they run out.
-_HOLD_CHUNK = 256 * 1024
-
-#: A topic whose held group is handed over with fewer records than this,
-#: because a record of another kind came, stops holding its keyed records.
-_MIN_HELD_RUN = 64
-
-#: send()'s keyed fast path for a topic: (metadata version, the TopicPartition of each partition in
-#: order, partitions, available partitions, whether its keyed records are held back).
-_KeyRoutes = Tuple[int, List[TopicPartition], List[int], List[int], bool]
 
 DEFAULT_CONFIG: Dict[str, Any] = {
     "key_serializer": None,
@@ -92,14 +86,6 @@ _FLUSH_CHECK_S = 0.5
 
 #: How long close() lets brokers finish reading and handling the last requests.
 _CLOSE_DRAIN_MS = 2000.0
-
-
-class _ClusterUnusable(Exception):
-    """Internal: metadata cannot come because every broker failed for good (``error`` says how)."""
-
-    def __init__(self, error: BaseException) -> None:
-        super().__init__(error)
-        self.error = error
 
 
 def _failed_future(topic: str, partition: Optional[int], error: BaseException) -> FutureRecordMetadata:
@@ -184,8 +170,9 @@ class KafkaProducer:
         if acks not in _ACKS:
             raise errors.KafkaConfigurationError("acks must be 0, 1 or 'all', not %r" % (acks,))
         self._acks = _ACKS[acks]
+        choose = None
         if self.config["partitioner"] is not None and not isinstance(self.config["partitioner"], DefaultPartitioner):
-            self._choose_partition = partition_chooser(self.config["partitioner"])
+            choose = partition_chooser(self.config["partitioner"])
         try:
             self._compression = codecs.ensure_available(self.config["compression_type"])
         except errors.UnsupportedCodecError as exc:
@@ -206,13 +193,10 @@ class KafkaProducer:
         self._idempotent = bool(idempotent)
         client_config = {k: self.config[k] for k in CLIENT_CONFIG}
         self._client = RoutingClient(**client_config)
-        self._metadata_changed = threading.Condition()
         self._cluster = self._client.cluster  # the client keeps this one object for good
-        self._cluster.add_listener(self._on_metadata)
         self._partitioner = self.config["partitioner"] or DefaultPartitioner()
         self._default_partitioner = isinstance(self._partitioner, DefaultPartitioner)
-        if not self._default_partitioner:
-            self._on_new_batch = new_batch_hook(self._partitioner, self._cluster)
+        on_new_batch = None if self._default_partitioner else new_batch_hook(self._partitioner, self._cluster)
         self._accumulator = RecordAccumulator(
             batch_size=self.config["batch_size"], linger_ms=self.config["linger_ms"],
             buffer_memory=self.config["buffer_memory"], retry_backoff_ms=self.config["retry_backoff_ms"],
@@ -233,36 +217,37 @@ class KafkaProducer:
         self._key_serializer = conversion(self.config["key_serializer"], "serialize")
         self._value_serializer = conversion(self.config["value_serializer"], "serialize")
         self._serialize_none = bool(self.config["serialize_none"])
-        self._max_block = self.config["max_block_ms"] / 1000.0
-        self._max_request_size = self.config["max_request_size"]
-        # The largest value the fast path of send() takes without a size check.
-        self._max_fast_value = min(self._max_request_size, self.config["buffer_memory"]) - \
-            RECORD_OVERHEAD - BATCH_OVERHEAD
-        self._checked_topics: Set[str] = set()
-        # topic -> (metadata version, partitions, available partitions)
-        self._partition_cache: Dict[str, Tuple[int, List[int], List[int]]] = {}
-        self._tps: Dict[Tuple[str, int], TopicPartition] = {}
-        # topic -> (metadata version, sticky partition, partitions, available partitions)
-        self._sticky_tps: Dict[str, Tuple[int, TopicPartition, List[int], List[int]]] = {}
-        # topic -> _KeyRoutes, for send()'s keyed fast path; filled by _send only when murmur2 of the key
-        # bytes alone places a record (see _keyed_fast).
-        self._key_routes: Dict[str, _KeyRoutes] = {}
         self._transactions: Optional[TransactionManager] = None
         if self.config["transactional_id"] is not None:
             assert self._identity is not None
             self._transactions = TransactionManager(self._client, self._identity, self.flush,
                                                     self.config["request_timeout_ms"] * 2)
             self._sender.on_batch_failed = self._transactions.record_failed
+        # The steps every door into the producer shares (kafka.producer.pipeline). send() reads the
+        # pipeline's caches and calls its steps through the aliases below: one attribute read each.
+        pipeline = self._pipeline = ProducerPipeline(
+            self.config, self._client, self._accumulator, self._sender, self._partitioner, self._key_serializer,
+            self._value_serializer, self._transactions, on_new_batch, choose)
+        self._max_block = pipeline.max_block
+        self._max_request_size = pipeline.max_request_size
+        # The largest key + value + headers the fast paths of send() take without a size check.
+        self._max_fast_value = pipeline.max_fast_value
+        self._partition_cache: Dict[str, PartitionInfo] = pipeline.partition_cache
+        self._tps: Dict[Tuple[str, int], TopicPartition] = pipeline.tps
+        self._sticky_tps: Dict[str, StickyRoute] = pipeline.sticky_tps
+        self._key_routes: Dict[str, KeyRoutes] = pipeline.key_routes
+        self._held: Dict[str, HeldRecords] = pipeline.held
+        self._held_lock = pipeline.held_lock
+        self._tp = pipeline.tp
+        self._batch_event = pipeline.batch_event
+        self._hand_over_topic = pipeline.hand_over_topic
+        self._hand_over_held = pipeline.hand_over_held
+        self._start_held_group = pipeline.start_held_group
         self._keyed_fast = type(self._partitioner) is DefaultPartitioner and self._key_serializer is None and \
             self._value_serializer is None and self._transactions is None
+        # send()'s fast paths read this one; pipeline.closed is set with it (close()).
         self._closed = False
         self._close_lock = threading.Lock()
-        # Keyed records send() holds back for a bulk hand-over (see kafka.producer.held): at most
-        # one open group per topic; _placing orders the hand-overs, _held_lock guards _held.
-        self._held: Dict[str, HeldRecords] = {}
-        self._held_lock = threading.Lock()
-        self._placing = threading.Lock()
-        self._hold_chunk = max(1, min(_HOLD_CHUNK, self.config["buffer_memory"] // 8))
         if self._keyed_fast:
             self._sender.turn_hooks.append(self._hand_over_held)
         self._accumulator.wake = self._sender.wakeup
@@ -290,45 +275,23 @@ class KafkaProducer:
 
     # -- metadata ---------------------------------------------------------------------------
 
-    def _on_metadata(self, cluster: Any) -> None:
-        with self._metadata_changed:
-            self._metadata_changed.notify_all()
+    @property
+    def pipeline(self) -> ProducerPipeline:
+        """The steps every way of queueing records shares (:class:`~kafka.producer.pipeline.ProducerPipeline`).
 
-    def _partitions(self, topic: str, max_block: float) -> Tuple[List[int], List[int]]:
-        cluster = self._cluster
-        version = cluster.version
-        parts = cluster.partitions_for_topic(topic)
-        if parts:
-            found = sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
-            self._partition_cache[topic] = (version, found[0], found[1])
-            return found
-        deadline = time.monotonic() + max_block
-        self._client.add_topic(topic)
-        with self._metadata_changed:
-            while True:
-                parts = cluster.partitions_for_topic(topic)
-                if parts:
-                    return sorted(parts), sorted(cluster.available_partitions_for_topic(topic) or ())
-                fatal = self._client.fatal_error()
-                if fatal is not None:
-                    raise _ClusterUnusable(fatal)
-                code = cluster.topic_error(topic)
-                if code and not errors.for_code(code).retriable:  # type: ignore[union-attr]
-                    raise errors.for_code(code)("topic %r" % topic)  # type: ignore[misc]
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    raise errors.KafkaTimeoutError("topic %r not found in metadata within max_block_ms" % topic)
-                cluster.request_update()
-                self._sender.wakeup()
-                self._metadata_changed.wait(min(left, 0.1))
+        For the bulk paths (:func:`kafka.producer.bulk.send_batch`,
+        :func:`kafka.producer.encoded.send_encoded`), which queue records on
+        this producer's accumulator and sender.
+        """
+        return self._pipeline
 
     def partitions_for(self, topic: str) -> Set[int]:
         """The partition numbers of ``topic`` (waits for metadata up to ``max_block_ms``)."""
         self._check_open()
         check_topic_name(topic)
         try:
-            return set(self._partitions(topic, self.config["max_block_ms"] / 1000.0)[0])
-        except _ClusterUnusable as exc:
+            return set(self._pipeline.partitions(topic)[0])
+        except ClusterUnusable as exc:
             raise exc.error from None
 
     # -- sending -------------------------------------------------------------------------------
@@ -361,7 +324,7 @@ class KafkaProducer:
             # for this path, _send gets the checked headers (an iterator of
             # headers is consumed by then).
             sticky = self._sticky_tps.get(topic)
-            if sticky is not None and sticky[0] == self._cluster.version and \
+            if sticky is not None and sticky.version == self._cluster.version and \
                     self._sender.fatal_error is None:
                 size, header_bytes = len(value), -1
                 if headers is not None:
@@ -371,17 +334,17 @@ class KafkaProducer:
                     if self._held:
                         self._hand_over_topic(topic)  # records sent before this one go first
                     future, full, new_batch = self._accumulator.append(
-                        sticky[1], int(_time() * 1000), None, value, headers, self._max_block,
+                        sticky.tp, int(_time() * 1000), None, value, headers, self._max_block,
                         size + RECORD_OVERHEAD, header_bytes)
                     if full or new_batch:
-                        self._batch_event(topic, full, True, sticky[2], sticky[3])
+                        self._batch_event(topic, full, True, sticky.all, sticky.available)
                     return future
         if type(key) is bytes and partition is None and type(value) is bytes and type(topic) is str:
             # Fast path for keyed records once _send has routed one of the
             # topic's under the current metadata: murmur2 of the key picks
             # the partition, the headers are checked and sized once.
             routes = self._key_routes.get(topic)
-            if routes is not None and routes[0] == self._cluster.version and not self._closed and \
+            if routes is not None and routes.version == self._cluster.version and not self._closed and \
                     self._sender.fatal_error is None:
                 extra, header_bytes = 0, -1
                 if headers is not None:
@@ -393,24 +356,24 @@ class KafkaProducer:
                 size = len(key) + len(value) + extra
                 if size <= self._max_fast_value:
                     size += RECORD_OVERHEAD
-                    if not routes[4]:
+                    if not routes.hold:
                         # The topic's records of other kinds come in between keyed ones: no holding
                         # (a group another thread started just before that was found goes first).
                         if self._held:
                             self._hand_over_topic(topic)
-                        tps = routes[1]
+                        tps = routes.tps
                         future, full, new_batch = self._accumulator.append(
                             tps[murmur2_partition(key, len(tps))], timestamp_ms, key, value, headers,
                             self._max_block, size, header_bytes)
                         if full or new_batch:
-                            self._batch_event(topic, full, False, routes[2], routes[3])
+                            self._batch_event(topic, full, False, routes.all, routes.available)
                         return future
                     # Held back for a bulk hand-over, in the topic's open group while it has memory left.
                     started = False
                     while True:
                         with self._held_lock:
                             held = self._held.get(topic)
-                            if held is not None and held.credit >= size and held.version == routes[0] and \
+                            if held is not None and held.credit >= size and held.version == routes.version and \
                                     not self._closed:
                                 held.credit -= size
                                 future = FutureRecordMetadata(held, -1, timestamp_ms,  # type: ignore[arg-type]
@@ -448,10 +411,10 @@ class KafkaProducer:
         if self._held:
             self._hand_over_topic(topic)  # records sent before this one go first
         cached = self._partition_cache.get(topic)
-        if cached is None or cached[0] != self._cluster.version:
+        if cached is None or cached.version != self._cluster.version:
             return None
         tp = self._tps.get((topic, partition))
-        if tp is None or partition not in cached[1]:
+        if tp is None or partition not in cached.all:
             return None
         extra, header_bytes = 0, -1
         if headers is not None:
@@ -466,17 +429,15 @@ class KafkaProducer:
         future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers, self._max_block,
                                                            size + RECORD_OVERHEAD, header_bytes)
         if full or new_batch:
-            self._batch_event(topic, full, False, cached[1], cached[2])
+            self._batch_event(topic, full, False, cached.all, cached.available)
         return future
 
     def _send(self, topic: str, value: Any, key: Any, headers: Optional[Sequence[Header]],
               partition: Optional[int], timestamp_ms: Optional[int]) -> FutureRecordMetadata:
-        self._check_can_send()
-        if self._held and type(topic) is str:
-            self._hand_over_topic(topic)  # records sent before this one go first
-        if type(topic) is not str or topic not in self._checked_topics:
-            check_topic_name(topic)
-            self._checked_topics.add(topic)
+        """send()'s every case, one pipeline step after the other (kafka.producer.pipeline)."""
+        pipeline = self._pipeline
+        # 1. checks: open, topic name; the topic's held records go first
+        pipeline.open_topic(topic)
         key_ser = self._key_serializer
         value_ser = self._value_serializer
         given_key, given_value = key, value
@@ -502,124 +463,45 @@ class KafkaProducer:
             partition = check_partition(partition)
         if timestamp_ms is not None:
             timestamp_ms = check_timestamp(timestamp_ms)
+        # 4. size (before the metadata wait: a record too large fails at once)
         size = (len(key) if key else 0) + (len(value) if value else 0) + extra
         if size > self._max_fast_value:
-            check_record_size(key, value, headers, self._max_request_size, self.config["buffer_memory"])
+            check_record_size(key, value, headers, self._max_request_size, pipeline.buffer_memory)
         started = time.monotonic()
-        version = self._cluster.version
-        cached = self._partition_cache.get(topic)
-        if cached is not None and cached[0] == version:
-            all_parts, available = cached[1], cached[2]
-        else:
-            try:
-                all_parts, available = self._partitions(topic, self._max_block)
-            except _ClusterUnusable as exc:
-                return _failed_future(topic, partition, exc.error)
+        # 2. metadata
+        try:
+            version, all_parts, available = pipeline.cached_partitions(topic)
+        except ClusterUnusable as exc:
+            return _failed_future(topic, partition, exc.error)
+        # 3. partition
         sticky = partition is None and key is None and self._default_partitioner
         keyed = partition is None and key is not None and self._keyed_fast
         if partition is None:
-            if self._default_partitioner:
-                partition = self._partitioner(key, all_parts, available, topic)
-            else:
-                partition = self._choose_partition(topic, given_key, key, given_value, value, all_parts, available,
-                                                   self._cluster)
-                if type(partition) is not int or partition not in all_parts:
-                    raise errors.IllegalArgumentError("the partitioner chose %r, not a partition of topic %r"
-                                                      % (partition, topic))
+            partition = pipeline.choose_partition(topic, given_key, key, given_value, value, all_parts, available)
         elif partition not in all_parts:
-            raise errors.IllegalArgumentError("topic %r has no partition %r" % (topic, partition))
+            pipeline.check_partition(topic, partition, all_parts)
         if timestamp_ms is None:
             timestamp_ms = int(_time() * 1000)
-        tp = self._tp(topic, partition)
-        if self._transactions is not None:
-            self._transactions.ensure_partition(tp)
-        elif sticky and self._value_serializer is None:
-            # Let the fast path in send() reuse this choice.
-            self._sticky_tps[topic] = (version, tp, all_parts, available)
-        elif keyed:
-            # Let the keyed fast path in send() route the topic's next keyed records.
-            self._key_routes[topic] = (version, [self._tp(topic, p) for p in all_parts], all_parts, available, True)
+        # 5. the partition (enrolled in the transaction), and the fast paths' caches
+        tp = pipeline.tp_to_send(topic, partition)
+        if self._transactions is None:
+            if sticky and self._value_serializer is None:
+                # Let the fast path in send() reuse this choice.
+                self._sticky_tps[topic] = StickyRoute(version, tp, all_parts, available)
+            elif keyed:
+                # Let the keyed fast path in send() route the topic's next keyed records.
+                self._key_routes[topic] = KeyRoutes(version, [self._tp(topic, p) for p in all_parts], all_parts,
+                                                    available)
         left = self._max_block - (time.monotonic() - started)
         future, full, new_batch = self._accumulator.append(tp, timestamp_ms, key, value, headers,
                                                            left if left > 0 else 0.0, size + RECORD_OVERHEAD,
                                                            header_bytes)
+        # 6. wake the sender
         if full or new_batch:
             self._batch_event(topic, full, sticky, all_parts, available)
-        if full and key is None and not self._default_partitioner and self._on_new_batch is not None:
-            self._on_new_batch(topic, partition)  # records without a key may move on
+        if full and key is None and not self._default_partitioner and pipeline.on_new_batch is not None:
+            pipeline.on_new_batch(topic, partition)  # records without a key may move on
         return future
-
-    def _start_held_group(self, topic: str, routes: "_KeyRoutes", size: int) -> bool:
-        """Open the topic's next group of held records, with room for a record of ``size`` at least.
-
-        The group's memory is taken here, so that send() blocks for it as for
-        any record (up to ``max_block_ms``); the groups before it are handed
-        over first, so the sender can free memory meanwhile. False when
-        another thread opened one first (raises if the producer closed).
-        """
-        reserved = max(self._hold_chunk, size)
-        self._hand_over_held()
-        self._accumulator.reserve(reserved, self._max_block)
-        with self._held_lock:
-            if topic not in self._held and not self._closed:
-                self._held[topic] = HeldRecords(topic, routes[0], routes[1], reserved, self._hand_over_held)
-                return True
-        self._accumulator.unreserve(reserved)
-        self._check_can_send()
-        return False
-
-    def _hand_over_topic(self, topic: str) -> None:
-        """Hand ``topic``'s held records over before a record of another kind is queued for it.
-
-        Their order within each partition is kept so. When the group is
-        short, the topic's records of other kinds come in between keyed ones
-        so often that holding costs more than it saves: its keyed records go
-        straight to their batches until the metadata changes.
-        """
-        held = self._held.get(topic)
-        if held is None:
-            return
-        if len(held.records) < _MIN_HELD_RUN:
-            routes = self._key_routes.get(topic)
-            if routes is not None and routes[4]:
-                self._key_routes[topic] = routes[:4] + (False,)
-        self._hand_over_held(topic)
-
-    def _hand_over_held(self, topic: Optional[str] = None) -> None:
-        """Put the held records (only ``topic``'s when given) in their batches, oldest group first.
-
-        Also the sender thread's turn hook.
-        """
-        if not self._held:  # checked again under the locks
-            return
-        with self._placing:
-            with self._held_lock:
-                if topic is None:
-                    groups = list(self._held.values())
-                    self._held.clear()
-                else:
-                    one = self._held.pop(topic, None)
-                    groups = [one] if one is not None else []
-            failure = self._sender.fatal_error
-            full = False
-            for held in groups:
-                full = place(self._accumulator, held, failure) or full
-        if full and threading.current_thread() is not self._sender:
-            self._sender.wakeup()
-
-    def _tp(self, topic: str, partition: int) -> TopicPartition:
-        """The one TopicPartition kept for ``(topic, partition)``."""
-        tp = self._tps.get((topic, partition))
-        if tp is None:
-            tp = self._tps[(topic, partition)] = TopicPartition(topic, partition)
-        return tp
-
-    def _tp_to_send(self, topic: str, partition: int) -> TopicPartition:
-        """The TopicPartition records are about to be queued for, enrolled in the open transaction if any."""
-        tp = self._tp(topic, partition)
-        if self._transactions is not None:
-            self._transactions.ensure_partition(tp)
-        return tp
 
     def send_batch(self, topic: str, values: Sequence[Any], keys: Optional[Sequence[Any]] = None,
                    headers: Optional[Sequence[Any]] = None, partition: Optional[int] = None,
@@ -643,7 +525,7 @@ class KafkaProducer:
         self._check_open()
         from kafka.producer.bulk import send_batch
 
-        return send_batch(self, topic, values, keys, headers, partition, timestamps)
+        return send_batch(self._pipeline, topic, values, keys, headers, partition, timestamps)
 
     # -- for front-ends that check and partition records themselves (kafka.confluent) -------
 
@@ -673,15 +555,12 @@ class KafkaProducer:
         when a batch is made or fills up; records added to a batch that is
         lingering leave with it.
         """
-        self._check_can_send()
-        if self._held:
-            self._hand_over_topic(topic)  # records sent before these go first
-        tp = self._tp_to_send(topic, partition)
+        pipeline = self._pipeline
+        pipeline.open_topic(topic, check_name=False)  # the caller checked the name
+        tp = pipeline.tp_to_send(topic, partition)
         known = len(placed)
         _, full = self._accumulator.append_many(tp, records, sizes, 0.0, placed, since=since)
-        if full or any(first == 0 for _, first, _ in placed[known:]):
-            if threading.current_thread() is not self._sender:
-                self._sender.wakeup()
+        pipeline.runs_queued(placed, full, known)
 
     @contextlib.contextmanager
     def without_linger(self) -> Iterator[None]:
@@ -724,15 +603,6 @@ class KafkaProducer:
         first record of a partition waits for the transaction coordinator).
         """
         self._sender.turn_hooks.append(hook)
-
-    def _batch_event(self, topic: str, full: bool, sticky: bool, all_parts: List[int],
-                     available: List[int]) -> None:
-        """A batch filled up or was created: move the sticky partition on, wake the sender."""
-        if full and sticky:
-            # Sticky partitioning moves on when a batch fills.
-            self._sticky_tps.pop(topic, None)
-            self._partitioner.next_sticky(topic, all_parts, available)
-        self._sender.wakeup()
 
     # -- transactions -----------------------------------------------------------------------
 
@@ -842,6 +712,7 @@ class KafkaProducer:
             if self._closed:
                 return
             self._closed = True
+            self._pipeline.closed = True
         # send() takes no more records now (it checks _closed under _held_lock): place the held ones.
         self._hand_over_held()
         atexit.unregister(self._exit_hook)
@@ -887,13 +758,6 @@ class KafkaProducer:
         when ``metrics_enabled`` is False (as kafka-python does).
         """
         return read_metrics(self._metrics, raw)
-
-    def _check_can_send(self) -> None:
-        """Raise unless records may be queued: the producer is open and has no fatal error."""
-        if self._closed:
-            raise errors.IllegalStateError("cannot send: the producer is closed")
-        if self._sender.fatal_error is not None:
-            raise self._sender.fatal_error
 
     def _check_open(self) -> None:
         if self._closed:

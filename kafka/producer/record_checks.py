@@ -20,7 +20,7 @@ from kafka.record.batch import RECORD_OVERHEAD, estimate_record_size
 from kafka.topic_names import check_partition_number as check_partition  # the same check everywhere
 
 __all__ = ["check_bytes", "check_headers", "check_headers_sized", "check_key_value", "check_partition",
-           "check_timestamp", "check_record_size"]
+           "check_timestamp", "check_record_size", "check_size_estimate"]
 
 #: The largest timestamp a record batch can hold (a signed 64-bit integer).
 MAX_TIMESTAMP_MS = (1 << 63) - 1
@@ -140,11 +140,20 @@ def check_timestamp(timestamp_ms: Any) -> int:
 def check_record_size(key: Optional[bytes], value: Optional[bytes], headers: Optional[Sequence[Header]],
                       max_request_size: int, buffer_memory: int) -> int:
     """The record's estimated size in a batch of its own; raise if no request or buffer could hold it."""
-    size = estimate_record_size(key, value, headers) + BATCH_OVERHEAD
+    return check_size_estimate(estimate_record_size(key, value, headers), max_request_size, buffer_memory)
+
+
+def check_size_estimate(estimate: int, max_request_size: int, buffer_memory: int) -> int:
+    """A record's size in a batch of its own, from its ``estimate``; raise if no request or buffer could hold it.
+
+    The producer's one size rule, for every way records enter it
+    (:meth:`kafka.producer.pipeline.ProducerPipeline.check_sizes` for many).
+    """
+    size = estimate + BATCH_OVERHEAD
     if size > max_request_size or size > buffer_memory:
         limit, name = min((max_request_size, "max_request_size"), (buffer_memory, "buffer_memory"))
         raise MessageSizeTooLargeError(
-            "the record is about %d bytes once encoded, more than %s (%d bytes)" % (size, name, limit))
+            "a record of about %d bytes once encoded is larger than %s (%d bytes)" % (size, name, limit))
     return size
 
 

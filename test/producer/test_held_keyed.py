@@ -114,7 +114,7 @@ def test_every_other_kind_of_send_stays_behind_the_held_records(broker, kind):
             keyless_partition = producer.send(topic, warm).get(30).partition
             sent[keyless_partition].append((None, warm))
         # Only the send under test may hand the held records over: not the sender thread's turns.
-        producer._sender.turn_hooks.remove(producer._hand_over_held)
+        producer._sender.turn_hooks.remove(producer.pipeline.hand_over_held)
         futures = []
         for round_ in range(3):
             held = 0
@@ -155,7 +155,7 @@ def test_keyless_records_stay_behind_held_keyed_records(broker):
             producer.send(topic, b"%d" % i, key=b"k" if i % 2 else None)
         producer.flush(30)
         # Keyless records came between keyed ones all the time: the topic stopped holding them.
-        assert producer._key_routes[topic][4] is False
+        assert producer.pipeline.key_routes[topic].hold is False
         assert not producer.send(topic, b"direct", key=b"k")._result.is_held
     got = _read_all(broker, topic, 1, 303)[0]
     assert [value for _, value in got[2:302]] == [b"%d" % i for i in range(300)]

@@ -130,7 +130,7 @@ def test_bad_arguments_of_keyed_records_are_refused_on_the_keyed_fast_path_too(p
     producer = _producer(scripted)
     try:
         producer.send("t", b"first", key=b"k").get(5)
-        assert "t" in producer._key_routes  # so the next keyed records take send()'s keyed fast path
+        assert "t" in producer.pipeline.key_routes  # so the next keyed records take send()'s keyed fast path
         with pytest.raises(errors.IllegalArgumentError):
             producer.send("t", b"v", **dict(dict(key=b"k"), **arguments))
         _still_delivers(producer, log)
@@ -170,7 +170,7 @@ def test_records_with_headers_of_every_kind_on_the_fast_paths(peer, explicit):
         producer.send("t", b"first", key=b"k").get(5)
         producer.send("t", b"first", partition=0).get(5)
         producer.send("t", b"first", partition=1).get(5)
-        assert "t" in producer._key_routes and ("t", 1) in producer._tps  # both fast paths are open
+        assert "t" in producer.pipeline.key_routes and ("t", 1) in producer.pipeline.tps  # both fast paths are open
         where = [dict(partition=i % 2) if explicit else {} for i in range(len(headers))]
         futures = [producer.send("t", b"v%d" % i, key=b"key-%d" % i, headers=h, **where[i])
                    for i, h in enumerate(headers)]
