@@ -327,9 +327,7 @@ def run_kafka_python(args: argparse.Namespace, tally: Tally) -> None:
 
 
 def run_aiokafka(args: argparse.Namespace, tally: Tally) -> None:
-    """``getmany(timeout_ms, max_records)`` on the default asyncio loop (``async for`` with ``--style iter``)."""
-    import asyncio
-
+    """aiokafka: see _consume_aiokafka_api."""
     import aiokafka
     from aiokafka import AIOKafkaConsumer, TopicPartition
 
@@ -340,6 +338,22 @@ def run_aiokafka(args: argparse.Namespace, tally: Tally) -> None:
         check = getattr(codec, "has_" + args.codec, None)
         if check is None or not check():
             raise Skip("aiokafka cannot decompress %s here (library missing)" % args.codec)
+    _consume_aiokafka_api(AIOKafkaConsumer, TopicPartition, args, tally)
+
+
+def run_ours_aio(args: argparse.Namespace, tally: Tally) -> None:
+    """kafkawire's asyncio consumer (``kafka.aio.AIOKafkaConsumer``), with aiokafka's benchmark code unchanged."""
+    import kafka
+    import kafka.aio
+
+    tally.version = "%s (kafka.aio)" % getattr(kafka, "__version__", "?")
+    _consume_aiokafka_api(kafka.aio.AIOKafkaConsumer, kafka.aio.TopicPartition, args, tally)
+
+
+def _consume_aiokafka_api(AIOKafkaConsumer: Any, TopicPartition: Any, args: argparse.Namespace,
+                          tally: Tally) -> None:
+    """``getmany(timeout_ms, max_records)`` on the default asyncio loop (``async for`` with ``--style iter``)."""
+    import asyncio
 
     async def read(consumer: Any) -> None:
         total = tally.total
@@ -516,6 +530,7 @@ RUNNERS: Dict[str, Callable[[argparse.Namespace, Tally], None]] = {
     "ours": run_ours,
     "kafka-python": run_kafka_python,
     "aiokafka": run_aiokafka,
+    "ours-aio": run_ours_aio,
     "confluent": run_confluent,
     "ours-confluent": run_ours_confluent,
 }

@@ -77,6 +77,9 @@ CPU caches by the time it is handled and freed):
   enable_auto_commit=False)``, ``start()``, ``assign([...])``,
   ``getmany(timeout_ms=1000, max_records=R)`` on the default asyncio loop
   (``aiokafka-iter``, ``async for``, is available with ``--clients``).
+* ours-aio / ours-aio-iter -- kafkawire's asyncio consumer from this
+  checkout, ``kafka.aio.AIOKafkaConsumer``, run by the aiokafka code above
+  unchanged (same settings, same loops; ``--python`` applies).
 * confluent -- ``Consumer({'group.id': <fresh>, 'auto.offset.reset':
   'earliest', 'enable.auto.commit': False, 'fetch.queue.backoff.ms': 10})``
   (the binding requires a group id even for ``assign``; nothing is
@@ -142,6 +145,8 @@ CLIENT_KINDS = {
     "kafka-python-iter": ("kafka-python", "iter"),
     "aiokafka": ("aiokafka", "poll"),
     "aiokafka-iter": ("aiokafka", "iter"),
+    "ours-aio": ("ours-aio", "poll"),
+    "ours-aio-iter": ("ours-aio", "iter"),
     "confluent": ("confluent", "poll"),
     "confluent-poll1": ("confluent", "poll1"),
     "ours-confluent": ("ours-confluent", "poll"),

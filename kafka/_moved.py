@@ -36,6 +36,7 @@ MOVED: Dict[str, str] = {
     "kafka.context": "kafka.simple.context",
     "kafka.util": "kafka.simple.util",
     "kafka.simple.codec": "kafka.codec",  # kafka.codec is a real module (the decoder honours it)
+    "kafka.consumer.gc_pause": "kafka.gc_pause",  # shared by the synchronous and asyncio consumers
     "kafka.partitioner": "kafka.simple.partitioner",
     "kafka.partitioner.base": "kafka.simple.partitioner.base",
     "kafka.partitioner.hashed": "kafka.simple.partitioner.hashed",

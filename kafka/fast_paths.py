@@ -83,7 +83,7 @@ FAST_PATHS: Dict[str, FastPath] = {
         "a threading.Lock as the accumulator's lock",
         "test/producer/test_accumulator_lock.py"),
     "GC_PAUSE": FastPath(
-        "cpython", "kafka.consumer.gc_pause",
+        "cpython", "kafka.gc_pause",
         "polling with the cyclic garbage collector left as it is",
         "test/consumer/test_gc_pause.py"),
     "SPARK_ENCODED_WRITE": FastPath(

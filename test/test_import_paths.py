@@ -212,6 +212,7 @@ SAME_OBJECT = [
     ("kafka.consumer.subscription.SubscriptionState", "kafka.consumer.subscription_state.SubscriptionState"),
     ("kafka.ConsumerRebalanceListener", "kafka.consumer.subscription_state.ConsumerRebalanceListener",
      "kafka.consumer.subscription.ConsumerRebalanceListener"),
+    ("kafka.gc_pause.gc_paused", "kafka.consumer.gc_pause.gc_paused"),
 ]
 
 #: The same, for the confluent-kafka-style package.

@@ -49,7 +49,7 @@ RANKS: Dict[str, int] = {
 #: and the names it serves lazily are resolved through its ``_EXPORTS``.
 BASE = {"kafka", "errors", "structs", "future", "peer_text", "topic_names", "_moved", "config_checks",
         "compat_config", "serializer", "enums", "version", "sampling", "metric_registry", "fast_paths",
-        "murmur2"}
+        "murmur2", "gc_pause"}
 
 #: Engine modules allowed to import the simple layer: each keeps a public
 #: import path working by loading one simple-layer name on first use.

@@ -1,12 +1,20 @@
-"""The value types the asyncio producer hands out, in aiokafka's shapes."""
+"""The value types the asyncio clients hand out, in aiokafka's shapes.
+
+:class:`ConsumerRecord` is the synchronous consumer's record
+(:class:`kafka.record.rows.ConsumerRecord`): it has every attribute of
+aiokafka's, plus ``leader_epoch`` and ``serialized_header_size``, and is a
+tuple the record readers build straight from the fetched bytes where
+aiokafka builds a dataclass per record.
+"""
 
 from __future__ import annotations
 
-from typing import NamedTuple, Optional
+from typing import Any, NamedTuple, Optional
 
-from kafka.structs import TopicPartition
+from kafka.record.rows import ConsumerRecord
+from kafka.structs import OffsetAndMetadata, TopicPartition
 
-__all__ = ["RecordMetadata", "TopicPartition"]
+__all__ = ["ConsumerRecord", "OffsetAndMetadata", "OffsetAndTimestamp", "RecordMetadata", "TopicPartition"]
 
 
 class RecordMetadata(NamedTuple):
@@ -26,3 +34,10 @@ class RecordMetadata(NamedTuple):
     timestamp: Optional[int]
     timestamp_type: int
     log_start_offset: Optional[int]
+
+
+class OffsetAndTimestamp(NamedTuple):
+    """What :meth:`~kafka.aio.AIOKafkaConsumer.offsets_for_times` found: aiokafka's two fields."""
+
+    offset: int
+    timestamp: Optional[int]

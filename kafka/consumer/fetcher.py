@@ -33,7 +33,7 @@ from kafka.client.fetch_request import PartitionFetch, build_fetch_request
 from kafka.conn.connection import is_permanent_failure
 from kafka.consumer.fetch_errors import RAISE, REFRESH, RESET, classify_partition_error, partition_error
 from kafka.consumer.fetch_metrics import FetchMetrics
-from kafka.consumer.gc_pause import gc_paused
+from kafka.gc_pause import gc_paused
 from kafka.consumer.offset_reset import OffsetResetter, list_offsets_request, list_offsets_results
 from kafka.consumer.read_replica import ReadReplicas
 from kafka.consumer.subscription import MAX_OFFSET, SubscriptionState
@@ -42,9 +42,9 @@ from kafka.future import Future
 from kafka.protocol.apis import FETCH, LIST_OFFSETS
 from kafka.record import MemoryRecords
 from kafka.record.aborted import batch_filter
-from kafka.record.batch import RecordBatch
-from kafka.record.record import Record, RecordHeaders
-from kafka.record.rows import OFFSET
+from kafka.record.fetched import batch_chunks, offset_overflow, record_row
+from kafka.record.record import RecordHeaders
+from kafka.record.rows import OFFSET, ConsumerRecord
 from kafka.serializer import Conversion, conversion
 from kafka.structs import OffsetAndTimestamp, TopicPartition
 
@@ -54,34 +54,8 @@ log = logging.getLogger(__name__)
 READ_UNCOMMITTED, READ_COMMITTED = int(IsolationLevel.READ_UNCOMMITTED), int(IsolationLevel.READ_COMMITTED)
 
 
-class ConsumerRecord(NamedTuple):
-    """A record as the consumer returns it.
-
-    ``headers`` is a :class:`~kafka.record.record.RecordHeaders` of
-    ``(str, bytes | None)`` pairs (equal to kafka-python's list),
-    :data:`~kafka.record.record.NO_HEADERS` for a record without headers.
-    The record readers build these tuples straight
-    from the bytes, by position: the fields are those of
-    :data:`kafka.record.rows.ROW_FIELDS`, in that order.
-    """
-
-    topic: str
-    partition: int
-    leader_epoch: int
-    offset: int
-    timestamp: int
-    timestamp_type: int
-    key: Any
-    value: Any
-    headers: RecordHeaders
-    checksum: Optional[int]
-    serialized_key_size: int
-    serialized_value_size: int
-    serialized_header_size: int
 
 
-_new_record = tuple.__new__
-_RECORD_OFFSET = Record._fields.index("offset")
 
 #: Fewest records a v2 batch is decoded by at a time.
 _MIN_CHUNK = 256
@@ -126,9 +100,7 @@ class CompletedFetch:
 
 
 def _past_max_offset(tp: Tuple[str, int], base_offset: int) -> errors.CorruptRecordError:
-    return errors.CorruptRecordError(
-        "the record batch of %s-%d at offset %d has offsets past the largest one (2**63 - 1)"
-        % (tp[0], tp[1], base_offset))
+    return offset_overflow(tp[0], tp[1], base_offset)
 
 
 class Fetcher:
@@ -435,7 +407,7 @@ class Fetcher:
             limit -= len(taken)
             # The generators that made this list hold it until they are
             # resumed, by the next poll: emptied, it keeps none of the records
-            # handed out alive (see kafka.consumer.gc_pause).
+            # handed out alive (see kafka.gc_pause).
             pending.clear()
         fetch.handed_to = state.position
         return out
@@ -509,53 +481,29 @@ class Fetcher:
 
         ``plain``: as :class:`ConsumerRecord` (no deserializers to run);
         otherwise as :class:`~kafka.record.record.Record` for
-        :meth:`_deserialized`.  A v2 batch is decoded
-        ``max(max_poll_records, 256)`` records at a time: records that exist
-        as objects only briefly keep the garbage collector's work (and the
-        cache footprint) small.  A batch left empty by compaction gives one
-        empty chunk, which moves the position past it.
+        :meth:`_deserialized`. The decoding is
+        :func:`kafka.record.fetched.batch_chunks` (the asyncio consumer's
+        too), ``max(max_poll_records, 256)`` records at a time: records that
+        exist as objects only briefly keep the garbage collector's work (and
+        the cache footprint) small.
         """
-        at = OFFSET if plain else _RECORD_OFFSET  # where the offset is in a row
-        if isinstance(batch, RecordBatch):
-            reader = batch.row_reader(self.record_class, prefix) if plain else batch.row_reader()
-            if batch.compression_type:
-                self._decompressed += reader.body_size
-            size = max(self.max_poll_records, _MIN_CHUNK)
-            while True:
-                rows = reader.take(size)
-                if rows and rows[-1][at] >= MAX_OFFSET:  # a record's offset delta beyond the header's
-                    raise _past_max_offset(prefix[:2], batch.base_offset)
-                end = rows[-1][at] + 1 if reader.remaining else next_offset
-                if rows and rows[0][at] < position:
-                    rows = [r for r in rows if r[at] >= position]
-                yield rows, end
-                if not reader.remaining:
-                    return
-        records = batch.records()
-        if batch.compression_type:  # a v0/v1 wrapper
-            self._decompressed += batch.decompressed_size
-        if plain:
-            records = [self._deserialized(*prefix, r, None, None, False, self.record_class) for r in records]
-        if records and records[0][at] < position:
-            records = [r for r in records if r[at] >= position]
-        yield records, next_offset
+        size, chunks = batch_chunks(batch, position, next_offset, max(self.max_poll_records, _MIN_CHUNK),
+                                    self.record_class if plain else None, prefix)
+        self._decompressed += size
+        return chunks
 
     @staticmethod
     def _deserialized(topic: str, partition: int, epoch: int, record: Any, key_des: Optional[Conversion],
                       value_des: Optional[Conversion], none_too: bool = False,
                       record_class: type = ConsumerRecord) -> ConsumerRecord:
-        offset, timestamp, timestamp_type, key, value, headers = record
-        key_size = len(key) if key is not None else -1
-        value_size = len(value) if value is not None else -1
+        key, value, headers = record.key, record.value, record.headers
         if key_des is not None and (key is not None or none_too):
             key = key_des.fn(topic, headers, key) if key_des.contextual else key_des.fn(key)
         if value_des is not None and (value is not None or none_too):
             value = value_des.fn(topic, headers, value) if value_des.contextual else value_des.fn(value)
-        header_size = sum(len(k.encode("utf-8")) + (len(v) if v is not None else 0)
-                          for k, v in headers) if headers else -1
         # In the order of ROW_FIELDS (test_row_layout.py checks it).
-        return _new_record(record_class, (topic, partition, epoch, offset, timestamp, timestamp_type, key, value,
-                                            headers, None, key_size, value_size, header_size))
+        row: ConsumerRecord = record_row(record_class, (topic, partition, epoch), record, key, value)
+        return row
 
     # -- offsets lookups -------------------------------------------------------------------
 

@@ -38,7 +38,7 @@ from kafka.metric_registry import MetricRegistry, read_metrics, registry_from_co
 from kafka.consumer.fetch_metrics import FetchMetrics
 from kafka.consumer.fetcher import ConsumerRecord, Fetcher
 from kafka.consumer.group.metrics import CoordinatorMetrics
-from kafka.consumer.gc_pause import restore_threshold
+from kafka.gc_pause import restore_threshold
 from kafka.consumer.group.common import GroupMetadata
 from kafka.consumer.offset_reset import EARLIEST_TIMESTAMP, LATEST_TIMESTAMP
 from kafka.consumer.subscription import EARLIEST, LATEST, SubscriptionState, check_offset, reset_strategy

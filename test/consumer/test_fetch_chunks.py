@@ -118,7 +118,7 @@ def _raw_records():
 def test_records_handed_out_are_kept_alive_by_the_caller_alone(take, deserialized):
     # The chunk generators stay suspended until the next poll; records the
     # application dropped must not live on in them (nor be walked by the
-    # collector's next pass, see kafka.consumer.gc_pause).
+    # collector's next pass, see kafka.gc_pause).
     fetcher, sub = _fetcher(_batch(0, 2000), max_poll_records=400)
     if deserialized:
         fetcher.value_deserializer = bytes

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from kafka import fast_paths
-from kafka.consumer.gc_pause import gc_paused, restore_threshold
+from kafka.gc_pause import gc_paused, restore_threshold
 
 cpython_only = pytest.mark.skipif(sys.implementation.name != "cpython", reason="pauses CPython's collector only")
 

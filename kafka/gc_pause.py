@@ -1,4 +1,4 @@
-"""Keeping CPython's cyclic garbage collector off a poll's records.
+"""Keeping CPython's cyclic garbage collector off a poll's records (the synchronous and asyncio consumers).
 
 A poll builds up to ``max_poll_records`` record tuples that stay alive
 together.  Each one counts as an allocation for the collector, so a large

@@ -1,0 +1,401 @@
+"""``AIOKafkaConsumer``: aiokafka's consumer API on kafkawire's asyncio layer.
+
+What a program written for aiokafka 0.14 does with a consumer of assigned
+partitions works here: the constructor's keywords, ``await start()`` /
+``await stop()`` (or ``async with``), ``assign``, ``getone``, ``getmany``,
+``async for``, the seeks and offset look-ups, ``pause`` / ``resume``,
+``commit`` / ``committed`` at the group's coordinator. Fetching runs in a
+task of :class:`~kafka.aio.fetcher.AsyncFetcher`; records are decoded when
+asked for.
+
+Not yet: group membership (``subscribe``), Kerberos.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import ssl
+import time
+from typing import Any, Callable, Dict, Iterable, List, Optional, Set
+
+from kafka import errors
+from kafka.aio.assignment import EARLIEST, LATEST, Assignment
+from kafka.aio.client import AsyncClient
+from kafka.aio.errors import ConsumerStoppedError, IllegalOperation
+from kafka.aio.fetcher import AsyncFetcher
+from kafka.aio.offsets import GroupOffsets, as_offset_and_metadata, list_offsets
+from kafka.aio.security import security_settings
+from kafka.aio.structs import ConsumerRecord, OffsetAndTimestamp
+from kafka.protocol.apis import METADATA
+from kafka.structs import OffsetAndMetadata, TopicPartition
+
+log = logging.getLogger(__name__)
+
+_ISOLATION = {"read_uncommitted": 0, "read_committed": 1}
+
+
+class AIOKafkaConsumer:
+    """An asyncio Kafka consumer with aiokafka's API (assigned partitions).
+
+    Keywords as aiokafka 0.14's, defaults included: ``bootstrap_servers``,
+    ``client_id``, ``group_id`` (for ``commit``/``committed`` and the
+    committed start positions), ``key_deserializer``,
+    ``value_deserializer`` (called with every key/value, None included, as
+    aiokafka does), ``fetch_max_wait_ms``, ``fetch_max_bytes``,
+    ``fetch_min_bytes``, ``max_partition_fetch_bytes``,
+    ``request_timeout_ms``, ``retry_backoff_ms``, ``auto_offset_reset``
+    (``"earliest"``, ``"latest"``, ``"none"``), ``enable_auto_commit``,
+    ``auto_commit_interval_ms``, ``check_crcs``, ``metadata_max_age_ms``,
+    ``max_poll_records``, ``isolation_level`` (``"read_uncommitted"``,
+    ``"read_committed"``), ``security_protocol``, ``ssl_context``,
+    ``sasl_mechanism``, ``sasl_plain_username``, ``sasl_plain_password``,
+    ``sasl_oauth_token_provider``. The group-membership keywords
+    (``partition_assignment_strategy``, ``session_timeout_ms``, ...) are
+    accepted and not used yet; topics given positionally (a subscription)
+    are refused until then.
+    """
+
+    _client_ids = 0
+
+    def __init__(self, *topics: str, loop: Any = None, bootstrap_servers: Any = "localhost",
+                 client_id: Optional[str] = None, group_id: Optional[str] = None,
+                 group_instance_id: Optional[str] = None, key_deserializer: Optional[Callable[[Any], Any]] = None,
+                 value_deserializer: Optional[Callable[[Any], Any]] = None, fetch_max_wait_ms: int = 500,
+                 fetch_max_bytes: int = 52428800, fetch_min_bytes: int = 1,
+                 max_partition_fetch_bytes: int = 1048576, request_timeout_ms: int = 40000,
+                 retry_backoff_ms: int = 100, auto_offset_reset: str = "latest", enable_auto_commit: bool = True,
+                 auto_commit_interval_ms: int = 5000, check_crcs: bool = True, metadata_max_age_ms: int = 300000,
+                 partition_assignment_strategy: Any = None, max_poll_interval_ms: int = 300000,
+                 rebalance_timeout_ms: Optional[int] = None, session_timeout_ms: int = 10000,
+                 heartbeat_interval_ms: int = 3000, consumer_timeout_ms: int = 200,
+                 max_poll_records: Optional[int] = None, ssl_context: Optional[ssl.SSLContext] = None,
+                 security_protocol: str = "PLAINTEXT", api_version: Any = None, exclude_internal_topics: bool = True,
+                 connections_max_idle_ms: int = 540000, isolation_level: str = "read_uncommitted",
+                 sasl_mechanism: str = "PLAIN", sasl_plain_password: Optional[str] = None,
+                 sasl_plain_username: Optional[str] = None, sasl_kerberos_service_name: str = "kafka",
+                 sasl_kerberos_domain_name: Optional[str] = None, sasl_oauth_token_provider: Any = None,
+                 client_rack: Optional[str] = None) -> None:
+        if topics:
+            raise errors.KafkaConfigurationError(
+                "kafka.aio.AIOKafkaConsumer does not subscribe to topics yet (group membership); "
+                "assign() partitions instead")
+        if auto_offset_reset not in ("earliest", "latest", "none"):
+            raise ValueError("auto_offset_reset should be one of 'earliest', 'latest' or 'none', not %r"
+                             % (auto_offset_reset,))
+        if isolation_level not in _ISOLATION:
+            raise ValueError("Incorrect isolation level %s" % isolation_level)
+        if max_poll_records is not None and (not isinstance(max_poll_records, int) or max_poll_records < 1):
+            raise ValueError("`max_poll_records` should be positive Integer")
+        ssl_context, sasl_factory = security_settings(security_protocol, ssl_context, sasl_mechanism,
+                                                      sasl_plain_username, sasl_plain_password,
+                                                      sasl_oauth_token_provider)
+        if client_id is None:
+            AIOKafkaConsumer._client_ids += 1
+            client_id = "aiokafka-consumer-%d" % AIOKafkaConsumer._client_ids
+        self.client_id = client_id
+        self.client = AsyncClient(bootstrap_servers, client_id=client_id, request_timeout_ms=request_timeout_ms,
+                                  metadata_max_age_ms=metadata_max_age_ms, retry_backoff_ms=retry_backoff_ms,
+                                  ssl_context=ssl_context, sasl_factory=sasl_factory,
+                                  allow_auto_create_topics=False)
+        self._group_id = group_id
+        self._timeout = request_timeout_ms / 1000.0
+        self._group = GroupOffsets(self.client, group_id, self._timeout) if group_id is not None else None
+        self._assignment = Assignment()
+        self._auto_commit_interval = auto_commit_interval_ms / 1000.0 if enable_auto_commit else None
+        self._max_poll_records = max_poll_records
+        self._isolation = _ISOLATION[isolation_level]
+        self._fetcher = AsyncFetcher(
+            self.client, self._assignment, group=self._group, key_deserializer=key_deserializer,
+            value_deserializer=value_deserializer, fetch_max_wait_ms=fetch_max_wait_ms,
+            fetch_min_bytes=fetch_min_bytes, fetch_max_bytes=fetch_max_bytes,
+            max_partition_fetch_bytes=max_partition_fetch_bytes, isolation_level=self._isolation,
+            check_crcs=check_crcs, auto_offset_reset=auto_offset_reset, request_timeout_ms=request_timeout_ms)
+        self._auto_commit_task: Optional["asyncio.Task[None]"] = None
+        self._committed_at: Dict[TopicPartition, int] = {}
+        self._started = False
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return "<kafka.aio.AIOKafkaConsumer client_id=%r %s>" % (
+            self.client_id, "stopped" if self._closed else "started" if self._started else "new")
+
+    # -- life cycle -----------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Connect to the cluster (learning its brokers) and start fetching.
+
+        Raises :class:`~kafka.errors.KafkaConnectionError` when no bootstrap
+        server answers.
+        """
+        if self._started:
+            return
+        if self._closed:
+            raise IllegalOperation("the consumer was stopped; make a new one")
+        await self.client.bootstrap()
+        self._started = True
+        self._fetcher.start()
+        if self._group is not None and self._auto_commit_interval is not None:
+            self._auto_commit_task = asyncio.ensure_future(self._auto_commit())
+        log.debug("%r started", self)
+
+    async def stop(self) -> None:
+        """Commit the positions (with auto-commit), stop fetching and close every connection."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._auto_commit_task is not None:
+            self._auto_commit_task.cancel()
+            await asyncio.gather(self._auto_commit_task, return_exceptions=True)
+            try:
+                await self._commit_positions()
+            except errors.KafkaError as exc:
+                log.warning("the last auto-commit failed: %s", exc)
+        await self._fetcher.close()
+        await self.client.close()
+        log.debug("%r stopped", self)
+
+    async def __aenter__(self) -> "AIOKafkaConsumer":
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> None:
+        await self.stop()
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise ConsumerStoppedError()
+
+    # -- assignment ---------------------------------------------------------------------------
+
+    def assign(self, partitions: Iterable[TopicPartition]) -> None:
+        """Read ``partitions`` (replacing the previous assignment)."""
+        wanted = list(partitions)
+        dropped = self._assignment.assign(wanted)
+        for tp in wanted:
+            self.client.add_topic(tp.topic)
+        self._fetcher.forget(dropped)
+
+    def assignment(self) -> Set[TopicPartition]:
+        """The assigned partitions."""
+        return set(self._assignment.states)
+
+    def subscribe(self, topics: Iterable[str] = (), pattern: Optional[str] = None, listener: Any = None) -> None:
+        """Not yet: group membership comes with the next increment."""
+        raise errors.KafkaConfigurationError("kafka.aio.AIOKafkaConsumer does not subscribe (group membership) yet;"
+                                             " assign() partitions instead")
+
+    def pause(self, *partitions: TopicPartition) -> None:
+        """Stop handing out and fetching records of ``partitions`` until :meth:`resume`."""
+        for tp in partitions:
+            self._assignment.state(tp).paused = True
+
+    def resume(self, *partitions: TopicPartition) -> None:
+        """Hand out and fetch records of ``partitions`` again."""
+        for tp in partitions:
+            self._assignment.state(tp).paused = False
+        self._fetcher.wake()
+
+    def paused(self) -> Set[TopicPartition]:
+        """The paused partitions."""
+        return {tp for tp, s in self._assignment.states.items() if s.paused}
+
+    # -- records ------------------------------------------------------------------------------
+
+    async def getone(self, *partitions: TopicPartition) -> ConsumerRecord:
+        """The next record (of ``partitions``, or of any assigned partition), waiting as long as it takes."""
+        while True:
+            self._check_open()
+            out = self._fetcher.take(partitions, 1)
+            for records in out.values():
+                return records[0]
+            await self._fetcher.wait_for_records(partitions, 3600.0)
+
+    async def getmany(self, *partitions: TopicPartition, timeout_ms: int = 0,
+                      max_records: Optional[int] = None) -> Dict[TopicPartition, List[ConsumerRecord]]:
+        """Records by partition: what is buffered, else what arrives within ``timeout_ms`` ({} if nothing).
+
+        At most ``max_records`` (default ``max_poll_records``, unlimited when None).
+        """
+        self._check_open()
+        limit = max_records if max_records is not None else self._max_poll_records
+        deadline = time.monotonic() + timeout_ms / 1000.0
+        while True:
+            out = self._fetcher.take(partitions, limit)
+            left = deadline - time.monotonic()
+            if out or left <= 0:
+                return out
+            await self._fetcher.wait_for_records(partitions, left)
+            self._check_open()
+
+    def __aiter__(self) -> "AIOKafkaConsumer":
+        return self
+
+    async def __anext__(self) -> ConsumerRecord:
+        try:
+            return await self.getone()
+        except ConsumerStoppedError:
+            raise StopAsyncIteration from None
+
+    # -- positions ----------------------------------------------------------------------------
+
+    def seek(self, partition: TopicPartition, offset: int) -> None:
+        """Read ``partition`` from ``offset`` on."""
+        if not isinstance(offset, int) or offset < 0:
+            raise ValueError("Offset must be a positive integer")
+        state = self._assignment.state(partition)
+        state.position = offset
+        state.reset = None
+        self._fetcher.forget([partition])
+
+    async def _seek_to(self, where: str, partitions: Iterable[TopicPartition]) -> bool:
+        wanted = list(partitions) or list(self._assignment.states)
+        for tp in wanted:
+            if not isinstance(tp, TopicPartition):
+                raise TypeError("partitions must be TopicPartition instances")
+        for tp in wanted:
+            self._assignment.state(tp)
+        listed = await list_offsets(self.client, {tp: -2 if where == EARLIEST else -1 for tp in wanted},
+                                    isolation_level=self._isolation, timeout=self._timeout)
+        for tp, answer in listed.items():
+            if tp in self._assignment.states:
+                self.seek(tp, answer.offset)
+        return True
+
+    async def seek_to_beginning(self, *partitions: TopicPartition) -> bool:
+        """Read ``partitions`` (all assigned ones by default) from the log start."""
+        return await self._seek_to(EARLIEST, partitions)
+
+    async def seek_to_end(self, *partitions: TopicPartition) -> bool:
+        """Read ``partitions`` (all assigned ones by default) from the log end (only new records)."""
+        return await self._seek_to(LATEST, partitions)
+
+    async def seek_to_committed(self, *partitions: TopicPartition) -> Dict[TopicPartition, Optional[int]]:
+        """Read ``partitions`` (all assigned) from the group's committed offsets; ``{tp: offset or None}``."""
+        group = self._need_group()
+        wanted = list(partitions) or list(self._assignment.states)
+        for tp in wanted:
+            self._assignment.state(tp)
+        found = await group.fetch(wanted)
+        out: Dict[TopicPartition, Optional[int]] = {}
+        for tp, om in found.items():
+            out[tp] = om.offset if om is not None else None
+            if om is not None and tp in self._assignment.states:
+                self.seek(tp, om.offset)
+        return out
+
+    async def position(self, partition: TopicPartition) -> int:
+        """The offset of the next record to hand out of ``partition`` (looked up first if not known)."""
+        self._check_open()
+        return await self._fetcher.wait_for_position(partition)
+
+    def highwater(self, partition: TopicPartition) -> Optional[int]:
+        """The partition's high watermark in the last Fetch answer (None before one came)."""
+        return self._assignment.state(partition).highwater
+
+    def last_stable_offset(self, partition: TopicPartition) -> Optional[int]:
+        """The partition's last stable offset in the last Fetch answer (None before one came)."""
+        return self._assignment.state(partition).last_stable_offset
+
+    async def _listed(self, timestamps: Dict[TopicPartition, int]) -> Dict[TopicPartition, Any]:
+        return await list_offsets(self.client, timestamps, isolation_level=self._isolation, timeout=self._timeout)
+
+    async def beginning_offsets(self, partitions: Iterable[TopicPartition]) -> Dict[TopicPartition, int]:
+        """The first offset of each partition."""
+        listed = await self._listed({tp: -2 for tp in partitions})
+        return {tp: answer.offset for tp, answer in listed.items()}
+
+    async def end_offsets(self, partitions: Iterable[TopicPartition]) -> Dict[TopicPartition, int]:
+        """The offset after the last record of each partition (the last stable offset under read_committed)."""
+        listed = await self._listed({tp: -1 for tp in partitions})
+        return {tp: answer.offset for tp, answer in listed.items()}
+
+    async def offsets_for_times(self, timestamps: Dict[TopicPartition, int]
+                                ) -> Dict[TopicPartition, Optional[OffsetAndTimestamp]]:
+        """The first offset whose record's timestamp is at or after the given one, per partition (None: none)."""
+        for tp, ts in timestamps.items():
+            if ts < 0:
+                raise ValueError("The target time for partition {} is {}. The target time cannot be negative."
+                                 .format(tp, ts))
+        listed = await self._listed(dict(timestamps))
+        return {tp: OffsetAndTimestamp(a.offset, a.timestamp) if a.offset >= 0 else None
+                for tp, a in listed.items()}
+
+    # -- commits ------------------------------------------------------------------------------
+
+    def _need_group(self) -> GroupOffsets:
+        if self._group is None:
+            raise IllegalOperation("Requires group_id")
+        return self._group
+
+    async def commit(self, offsets: Optional[Dict[TopicPartition, Any]] = None) -> None:
+        """Commit ``offsets`` (ints, ``(offset, metadata)`` or OffsetAndMetadata), or every position.
+
+        The committed offset is that of the next record to read. Without
+        ``offsets`` the positions of all assigned partitions are committed.
+        """
+        group = self._need_group()
+        if offsets is None:
+            if not self._assignment.states:
+                raise errors.IllegalStateError("No partitions assigned")
+            commit = {tp: OffsetAndMetadata(s.position, "") for tp, s in self._assignment.states.items()
+                      if s.position is not None}
+        else:
+            commit = {}
+            for tp, value in offsets.items():
+                if tp not in self._assignment.states:
+                    raise errors.IllegalStateError("Partition {} is not assigned".format(tp))
+                commit[tp] = as_offset_and_metadata(value)
+        await group.commit(commit)
+        for tp, om in commit.items():
+            self._committed_at[tp] = om.offset
+
+    async def committed(self, partition: TopicPartition) -> Optional[int]:
+        """The group's committed offset of ``partition`` (None if there is none)."""
+        found = await self._need_group().fetch([partition])
+        om = found.get(partition)
+        return om.offset if om is not None else None
+
+    async def _commit_positions(self) -> None:
+        """Commit the positions that moved since they were last committed."""
+        group = self._group
+        if group is None:
+            return
+        moved = {tp: OffsetAndMetadata(s.position, "") for tp, s in self._assignment.states.items()
+                 if s.position is not None and self._committed_at.get(tp) != s.position}
+        if moved:
+            await group.commit(moved)
+            for tp, om in moved.items():
+                self._committed_at[tp] = om.offset
+
+    async def _auto_commit(self) -> None:
+        interval = self._auto_commit_interval
+        assert interval is not None
+        while True:
+            await asyncio.sleep(interval)
+            try:
+                await self._commit_positions()
+            except errors.KafkaError as exc:
+                log.warning("auto-commit failed: %s", exc)
+
+    # -- metadata -----------------------------------------------------------------------------
+
+    async def topics(self) -> Set[str]:
+        """The names of every topic in the cluster."""
+        self._check_open()
+        node = self.client.least_loaded_node()
+        if node is None:
+            await self.client.refresh_metadata()
+            node = self.client.least_loaded_node()
+        if node is None:
+            raise errors.NoBrokersAvailable("no broker known")
+        conn = await self.client.connection(node)
+        response = await conn.request(METADATA, METADATA.Request(topics=None, allow_auto_topic_creation=False))
+        return {t.name for t in response.topics if not t.error_code}
+
+    def partitions_for_topic(self, topic: str) -> Optional[Set[int]]:
+        """The partition numbers of ``topic`` known now (None if it is not known)."""
+        return self.client.cluster.partitions_for_topic(topic) or None
+
+
+__all__ = ["AIOKafkaConsumer"]
