@@ -122,6 +122,9 @@ class BrokerResponseError(KafkaError):
     errno: Optional[int] = None  # a subclass's code; None on the bases, as in kafka-python
     message = "UNKNOWN"
     description = ""
+    #: For an error a broker answered: the message it sent with the code ("" when it sent none).
+    #: None for an error raised without one.
+    broker_message: Optional[str] = None
 
     def __init__(self, *args: Any) -> None:
         super().__init__(*(shorten(a, BROKER_ERROR_TEXT_LIMIT) if isinstance(a, str) else a for a in args))

@@ -48,7 +48,9 @@ def broker_error(code: int, message: Optional[str], what: str) -> BaseException:
     cls = errors.for_code(code)
     assert cls is not None
     text = what if not message else "%s: %s" % (what, message)
-    return cls(text)
+    error = cls(text)
+    error.broker_message = message or ""
+    return error
 
 
 class AdminBase:

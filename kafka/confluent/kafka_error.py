@@ -134,7 +134,10 @@ def from_engine(exc: BaseException) -> KafkaError:
         return KafkaError(KafkaError._BAD_MSG, str(exc) or None)  # type: ignore[attr-defined]
     code = getattr(exc, "errno", None)
     if isinstance(code, int) and code > 0 and code in ERROR_CODES:
-        return KafkaError(code, str(exc) or None)
+        # A broker's answer is worded as librdkafka words it: the message the broker sent, else
+        # librdkafka's text for the code. Errors this client raised itself keep their own text.
+        said = getattr(exc, "broker_message", None)
+        return KafkaError(code, (said or None) if said is not None else (str(exc) or None))
     if isinstance(exc, engine_errors.KafkaTimeoutError):
         return KafkaError(KafkaError._TIMED_OUT, str(exc) or None)  # type: ignore[attr-defined]
     if isinstance(exc, (engine_errors.KafkaConnectionError, ConnectionError)):
