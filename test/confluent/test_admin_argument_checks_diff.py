@@ -24,7 +24,6 @@ from typing import Any, Callable, Dict, List, Tuple
 import pytest
 
 NOWHERE = {"bootstrap.servers": "127.0.0.1:9", "socket.timeout.ms": 100, "log_level": 0}
-QUICK = 0.5  # s: ours must answer a refused call well within this
 SETTLED = 2.0  # s: a future failed "at once" has failed by then (a call sent out fails _TIMED_OUT instead)
 
 
@@ -387,14 +386,13 @@ def ours(kc: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     client.close()
 
 
-def attempt(call: Callable[[Any, Any], Any], a: Any, client: Any) -> Tuple[Any, float]:
-    """(the exception the call raised, or None; its duration in s)."""
-    started = time.monotonic()
+def attempt(call: Callable[[Any, Any], Any], a: Any, client: Any) -> Any:
+    """The exception the call raised, or None."""
     try:
         call(a, client)
     except Exception as exc:  # noqa: BLE001 - the outcome compared
-        return exc, time.monotonic() - started
-    return None, time.monotonic() - started
+        return exc
+    return None
 
 
 def futures_of(result: Any) -> List[concurrent.futures.Future]:
@@ -403,23 +401,21 @@ def futures_of(result: Any) -> List[concurrent.futures.Future]:
 
 @pytest.mark.parametrize("call", [c for _, c in REFUSED], ids=[i for i, _ in REFUSED])
 def test_a_bad_argument_is_refused_alike_before_any_network_work(call: Any, real: Any, ours: Any) -> None:
-    expected, _ = attempt(call, *real)
+    expected = attempt(call, *real)
     assert expected is not None, "confluent_kafka accepted this call: the case is wrong"
     a, client, sent = ours
-    got, took = attempt(call, a, client)
+    got = attempt(call, a, client)
     assert got is not None, "kafka.confluent accepted what confluent_kafka refused with %r" % (expected,)
     assert isinstance(got, type(expected)), "confluent_kafka: %r, kafka.confluent: %r" % (expected, got)
-    assert sent == [] and client._engine is None
-    assert took < QUICK
+    assert sent == [] and client._engine is None  # refused before any request or connection
 
 
 @pytest.mark.parametrize("call", [c for _, c in ACCEPTED], ids=[i for i, _ in ACCEPTED])
 def test_an_odd_argument_confluent_kafka_accepts_is_accepted(call: Any, real: Any, ours: Any) -> None:
-    expected, _ = attempt(call, *real)
+    expected = attempt(call, *real)
     assert expected is None, "confluent_kafka refused this call (%r): the case is wrong" % (expected,)
-    got, took = attempt(call, *ours[:2])
+    got = attempt(call, *ours[:2])
     assert got is None, "kafka.confluent refused what confluent_kafka accepts: %r" % (got,)
-    assert took < QUICK
 
 
 @pytest.mark.parametrize("code,call", [(code, c) for _, code, c in FAILED_AT_ONCE],
