@@ -1,15 +1,21 @@
 """Records waiting to be sent, one batch at a time per partition, for the asyncio producer.
 
 ``send()`` appends a record to the open batch of its partition
-(:class:`PendingBatch`, encoded by the engine's
-:class:`~kafka.record.batch.RecordBatchBuilder`) and gets a future per
-record. A batch is ready to go when it is full, when it has lingered
-``linger_ms``, or while a flush waits; the sender takes ready batches
+(:class:`~kafka.aio.batch.PendingBatch`) and gets a future per record.
+Most appends take the fast path, :meth:`Accumulator.append_now`: a plain
+method call that finds the partition's open batch and adds the record if it
+fits, with no await, no task and no clock read. The rest (no open batch,
+a full one, back-pressure, a turn for the event loop) go through
+:meth:`Accumulator.append`, a coroutine.
+
+A batch is ready to go when it is full, when it has lingered ``linger_ms``,
+or while a flush waits; the sender takes ready batches
 (:meth:`Accumulator.ready`, :meth:`Accumulator.pop`), one per partition.
 While a partition holds a full batch that has not been taken yet, a further
 ``send()`` to it waits (back-pressure), so a fast producer yields to the
 event loop instead of queueing without bound; and one that sends in a tight
-loop lets the loop run at least every ``TURN_SECONDS``.
+loop lets the loop run at least every ``TURN_SECONDS`` (the clock is read
+once per ``TURN_RECORDS`` fast appends).
 
 Nothing here does I/O; times are ``time.monotonic()`` seconds passed in.
 """
@@ -19,13 +25,15 @@ from __future__ import annotations
 import asyncio
 import time
 from collections import deque
-from typing import Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
+from typing import Any, Deque, Dict, Iterable, List, Optional, Sequence, Set, Tuple
 
+from kafka.aio.batch import PendingBatch
 from kafka.aio.structs import RecordMetadata
 from kafka.errors import KafkaError, KafkaTimeoutError
-from kafka.record.batch import RecordBatchBuilder
 from kafka.record.record import Header
 from kafka.structs import TopicPartition
+
+__all__ = ["Accumulator", "PendingBatch", "MAX_FULL_BATCHES", "TURN_SECONDS", "TURN_RECORDS"]
 
 #: Full batches a partition may hold before ``send()`` waits for the sender.
 MAX_FULL_BATCHES = 1
@@ -34,91 +42,8 @@ MAX_FULL_BATCHES = 1
 #: run (a caller sending in a tight loop never yields otherwise).
 TURN_SECONDS = 0.01
 
-_CREATE_TIME, _LOG_APPEND_TIME = 0, 1
-
-
-class PendingBatch:
-    """Records for one partition, their futures and what became of them.
-
-    :param tp: the partition.
-    :param builder: the batch under construction.
-    :param created: when the first record came (monotonic seconds).
-    """
-
-    __slots__ = ("tp", "builder", "created", "futures", "stamps", "data", "attempts", "retry_at", "delivered",
-                 "_full")
-
-    def __init__(self, tp: TopicPartition, builder: RecordBatchBuilder, created: float) -> None:
-        self.tp = tp
-        self.builder = builder
-        self.created = created
-        #: One future per record, in offset order.
-        self.futures: List["asyncio.Future[RecordMetadata]"] = []
-        self.stamps: List[int] = []
-        #: The encoded batch once closed (the same bytes are sent again on a retry).
-        self.data: Optional[bytes] = None
-        self.attempts = 0
-        self.retry_at = 0.0
-        #: Resolves (with None) once every record's future is resolved, however.
-        self.delivered: "asyncio.Future[None]" = asyncio.get_running_loop().create_future()
-        self._full = False
-
-    def __repr__(self) -> str:
-        return "<PendingBatch %s-%d records=%d attempts=%d>" % (self.tp.topic, self.tp.partition,
-                                                                 len(self.futures), self.attempts)
-
-    @property
-    def closed(self) -> bool:
-        """No more records go in (full, or taken by the sender)."""
-        return self._full or self.data is not None
-
-    @property
-    def record_count(self) -> int:
-        """Records in the batch."""
-        return len(self.futures)
-
-    def append(self, timestamp: int, key: Optional[bytes], value: Optional[bytes],
-               headers: Optional[Sequence[Header]]) -> "Optional[asyncio.Future[RecordMetadata]]":
-        """Add a record; its future, or None when the batch is full (it is closed then)."""
-        if self.closed:
-            return None
-        added = self.builder.append(len(self.futures), timestamp, key, value, headers or None)
-        if added is None:
-            self._full = True
-            return None
-        future: "asyncio.Future[RecordMetadata]" = self.delivered.get_loop().create_future()
-        self.futures.append(future)
-        self.stamps.append(timestamp)
-        return future
-
-    def close(self) -> bytes:
-        """Take no more records; the encoded batch."""
-        if self.data is None:
-            self.data = self.builder.build()
-        return self.data
-
-    def succeed(self, base_offset: int, log_append_time: int = -1, log_start_offset: int = -1) -> None:
-        """Resolve every record's future with where it was written (futures a caller cancelled are skipped)."""
-        tp = self.tp
-        topic, partition = tp
-        append_time = log_append_time != -1
-        kind = _LOG_APPEND_TIME if append_time else _CREATE_TIME
-        for i, (future, stamp) in enumerate(zip(self.futures, self.stamps)):
-            if not future.done():
-                future.set_result(RecordMetadata(topic, partition, tp, base_offset + i if base_offset >= 0 else -1,
-                                                 log_append_time if append_time else stamp, kind, log_start_offset))
-        self._finish()
-
-    def fail(self, error: BaseException) -> None:
-        """Fail every record's future with ``error``."""
-        for future in self.futures:
-            if not future.done():
-                future.set_exception(error)
-        self._finish()
-
-    def _finish(self) -> None:
-        if not self.delivered.done():
-            self.delivered.set_result(None)
+#: Fast appends between two looks at the clock (for ``TURN_SECONDS``).
+TURN_RECORDS = 256
 
 
 class Accumulator:
@@ -136,56 +61,82 @@ class Accumulator:
         self.linger = linger_ms / 1000.0
         self.delivery_timeout = delivery_timeout_ms / 1000.0
         self._batches: Dict[TopicPartition, Deque[PendingBatch]] = {}
-        self._space_waiters: Dict[TopicPartition, List["asyncio.Future[None]"]] = {}
+        #: The open batch of each partition that has one (the last of its queue, not sealed).
+        self._open: Dict[TopicPartition, PendingBatch] = {}
+        self._space_waiters: Dict[TopicPartition, List["asyncio.Future[Optional[bool]]"]] = {}
         self._unfinished: Set["asyncio.Future[None]"] = set()
         self._flushing = 0
         self._closed: Optional[BaseException] = None
         self._work = False  # set by wake(): the sender has something to look at
         self._waiter: "Optional[asyncio.Future[None]]" = None  # the sender waiting in wait_for_work()
         self._turn_started = time.monotonic()  # when append() last let the loop run
+        self._fast_left = TURN_RECORDS  # fast appends before append_now() sends the caller to append()
 
     # -- the sending side ----------------------------------------------------------------------
 
+    def append_now(self, tp: TopicPartition, timestamp: int, key: Optional[bytes], value: Optional[bytes],
+                   headers: Optional[Sequence[Header]], size: int) -> "Optional[asyncio.Future[RecordMetadata]]":
+        """Add a record to ``tp``'s open batch if it fits there; its future, else None (then call :meth:`append`).
+
+        ``size`` is the record's estimated size
+        (:func:`~kafka.record.batch.estimate_record_size`). Also None once
+        every ``TURN_RECORDS`` calls, so that :meth:`append` can see whether
+        the event loop should have a turn.
+        """
+        self._fast_left -= 1
+        if self._fast_left > 0:
+            batch = self._open.get(tp)
+            if batch is not None:
+                return batch.try_append(timestamp, key, value, headers, size)
+        return None
+
     async def append(self, tp: TopicPartition, timestamp: int, key: Optional[bytes], value: Optional[bytes],
-                     headers: Optional[Sequence[Header]], timeout: float) -> "asyncio.Future[RecordMetadata]":
-        """Append a record to ``tp``'s open batch; its delivery future.
+                     headers: Optional[Sequence[Header]], size: int,
+                     timeout: float) -> "asyncio.Future[RecordMetadata]":
+        """Append a record to ``tp``'s open batch, opening one when needed; its delivery future.
 
         Waits while ``tp`` already holds a full batch the sender has not
         taken, at most ``timeout`` seconds (then :class:`KafkaTimeoutError`).
+        Lets the event loop run first when the caller has not for
+        ``TURN_SECONDS``.
         """
-        deadline: Optional[float] = None
+        self._fast_left = TURN_RECORDS
         if time.monotonic() - self._turn_started > TURN_SECONDS:
             # Before the record goes in: a send() cancelled here appends nothing.
             await asyncio.sleep(0)
             self._turn_started = time.monotonic()
+        deadline: Optional[float] = None
         while True:
             if self._closed is not None:
                 raise self._closed
-            queue = self._batches.get(tp)
-            if queue:
-                future = queue[-1].append(timestamp, key, value, headers)
+            batch = self._open.get(tp)
+            if batch is not None:
+                future = batch.try_append(timestamp, key, value, headers, size)
                 if future is not None:
                     return future
-                if queue[-1].data is None:
-                    # The batch just filled: it is encoded, and the sender may take it.
-                    queue[-1].close()
-                    self.wake()
-                    continue
-            if queue and sum(1 for b in queue if b.closed) >= MAX_FULL_BATCHES:
+                self._seal(batch)  # full: the sender may take it
+            queue = self._batches.get(tp)
+            if queue and len(queue) >= MAX_FULL_BATCHES:  # every batch queued is sealed here
                 if deadline is None:
                     deadline = time.monotonic() + timeout
                 await self._wait_for_space(tp, deadline)
                 self._turn_started = time.monotonic()
                 continue
-            batch = self._new_batch(tp)
-            future = batch.append(timestamp, key, value, headers)
-            assert future is not None  # the builder takes any first record
+            future = self._new_batch(tp).try_append(timestamp, key, value, headers, size)
+            assert future is not None  # a first record always goes in
             return future
 
+    def _seal(self, batch: PendingBatch) -> None:
+        """No more records for ``batch``; the sender may send it without lingering."""
+        batch.sealed = True
+        if self._open.get(batch.tp) is batch:
+            del self._open[batch.tp]
+        self.wake()
+
     def _new_batch(self, tp: TopicPartition) -> PendingBatch:
-        builder = RecordBatchBuilder(compression_type=self.compression, batch_size=self.batch_size)
-        batch = PendingBatch(tp, builder, time.monotonic())
+        batch = PendingBatch(tp, self.batch_size, time.monotonic(), asyncio.get_running_loop())
         self._batches.setdefault(tp, deque()).append(batch)
+        self._open[tp] = batch
         self._unfinished.add(batch.delivered)
         batch.delivered.add_done_callback(self._unfinished.discard)
         self.wake()  # the sender times the linger from now on
@@ -195,17 +146,22 @@ class Accumulator:
         left = deadline - time.monotonic()
         if left <= 0:
             raise KafkaTimeoutError("the batches of %s-%d were not sent in time" % (tp.topic, tp.partition))
-        waiter: "asyncio.Future[None]" = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        waiter: "asyncio.Future[Optional[bool]]" = loop.create_future()
         self._space_waiters.setdefault(tp, []).append(waiter)
+        # A timer resolving the waiter with False rather than asyncio.wait_for: this wait ends once
+        # per batch in a busy producer, and wait_for costs extra turns of the loop each time.
+        timer = loop.call_later(left, _resolve, waiter, False)
         try:
-            await asyncio.wait_for(waiter, left)
-        except asyncio.TimeoutError:
-            raise KafkaTimeoutError("the batches of %s-%d were not sent within the request timeout"
-                                    % (tp.topic, tp.partition)) from None
+            in_time = await waiter
         finally:
+            timer.cancel()
             waiters = self._space_waiters.get(tp)
             if waiters and waiter in waiters:
                 waiters.remove(waiter)
+        if in_time is False:
+            raise KafkaTimeoutError("the batches of %s-%d were not sent within the request timeout"
+                                    % (tp.topic, tp.partition))
 
     def _release_space(self, tp: TopicPartition) -> None:
         for waiter in self._space_waiters.pop(tp, ()):
@@ -246,7 +202,9 @@ class Accumulator:
         batch = queue.popleft()
         if not queue:
             del self._batches[tp]
-        batch.close()
+        if self._open.get(tp) is batch:
+            del self._open[tp]
+        batch.close(self.compression)
         self._release_space(tp)
         return batch
 
@@ -264,7 +222,8 @@ class Accumulator:
             queue = self._batches[tp]
             while queue and now - queue[0].created > self.delivery_timeout:
                 batch = queue.popleft()
-                batch.close()
+                if self._open.get(tp) is batch:
+                    del self._open[tp]
                 batch.fail(KafkaTimeoutError("%d record(s) for %s-%d expired after %d ms waiting to be sent"
                                              % (batch.record_count, tp.topic, tp.partition,
                                                 self.delivery_timeout * 1000)))
@@ -319,6 +278,8 @@ class Accumulator:
     def close(self, error: KafkaError) -> None:
         """Refuse new records with ``error``; what is queued is still sent."""
         self._closed = error
+        for batch in list(self._open.values()):
+            self._seal(batch)  # refused appends never reach it; it goes without lingering
         for tp in list(self._space_waiters):
             self._release_space(tp)
         self.wake()
@@ -326,12 +287,12 @@ class Accumulator:
     def fail_all(self, error: BaseException) -> None:
         """Fail every batch still queued (after the sender stopped)."""
         batches, self._batches = self._batches, {}
+        self._open.clear()
         for queue in batches.values():
             for batch in queue:
-                batch.close()
                 batch.fail(error)
 
 
-def _resolve(waiter: "asyncio.Future[None]") -> None:
+def _resolve(waiter: "asyncio.Future[Any]", result: Any = None) -> None:
     if not waiter.done():
-        waiter.set_result(None)
+        waiter.set_result(result)

@@ -17,17 +17,16 @@ from __future__ import annotations
 import asyncio
 import logging
 import ssl
-import time
+from time import time as _now
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka.aio.accumulator import Accumulator
 from kafka.aio.client import AsyncClient
 from kafka.aio.errors import IllegalOperation, ProducerClosed
-from kafka.aio.partitioner import DefaultPartitioner
+from kafka.aio.partitioner import DefaultPartitioner, TopicLayout
 from kafka.aio.sender import Sender
+from kafka.aio.security import security_settings
 from kafka.aio.structs import RecordMetadata
-from kafka.conn.sasl import create_mechanism
-from kafka.conn.tls import check_security_protocol, uses_sasl, uses_tls
 from kafka.errors import KafkaConfigurationError, MessageSizeTooLargeError
 from kafka.record import codecs
 from kafka.record.batch import HEADER_SIZE, estimate_record_size
@@ -92,15 +91,9 @@ class AIOKafkaProducer:
             raise KafkaConfigurationError(
                 "kafka.aio.AIOKafkaProducer does not support enable_idempotence or transactional_id yet; "
                 "use kafka.KafkaProducer for idempotent or transactional producing")
-        check_security_protocol(security_protocol)
-        if uses_tls(security_protocol) and ssl_context is None:
-            ssl_context = ssl.create_default_context()
-        if not uses_tls(security_protocol):
-            ssl_context = None
-        sasl_factory = None
-        if uses_sasl(security_protocol):
-            sasl_factory = _sasl_factory(sasl_mechanism, sasl_plain_username, sasl_plain_password,
-                                         sasl_oauth_token_provider)
+        ssl_context, sasl_factory = security_settings(security_protocol, ssl_context, sasl_mechanism,
+                                                      sasl_plain_username, sasl_plain_password,
+                                                      sasl_oauth_token_provider)
         if client_id is None:
             AIOKafkaProducer._client_ids += 1
             client_id = "aiokafka-producer-%d" % AIOKafkaProducer._client_ids
@@ -114,12 +107,15 @@ class AIOKafkaProducer:
         self._value_serializer = value_serializer
         self._partitioner = partitioner
         self._max_request_size = max_request_size
+        #: The largest record (estimated) whose batch alone fits in ``max_request_size``.
+        self._max_record_size = max_request_size - HEADER_SIZE
         self._max_batch_size = max_batch_size
         self._linger_ms = linger_ms
         self._request_timeout_ms = request_timeout_ms
         self._retry_backoff_ms = retry_backoff_ms
         self._accumulator: Optional[Accumulator] = None
-        self._layouts: Dict[str, Tuple[int, List[int], List[int]]] = {}
+        self._layouts: Dict[str, TopicLayout] = {}
+        self._last_stamp = -1  # the latest timestamp send() made
         self._sender: Optional[Sender] = None
         self._closed = False
 
@@ -190,47 +186,68 @@ class AIOKafkaProducer:
         ``request_timeout_ms``). Cancelling the returned future does not
         stop the record from being sent; cancelling ``send()`` itself before
         it returns does.
+
+        Most calls return without awaiting anything: the record goes into
+        its partition's open batch (:meth:`Accumulator.append_now
+        <kafka.aio.accumulator.Accumulator.append_now>`).
         """
         if value is None and key is None:
             raise AssertionError("Need at least one: key or value")
         accumulator = self._accumulator
         if accumulator is None or self._closed:
             raise ProducerClosed("the producer is not started" if not self._closed else "the producer is stopped")
-        timeout = self._request_timeout_ms / 1000.0
-        cluster = self.client.cluster
         layout = self._layouts.get(topic)
-        if layout is None or layout[0] != cluster.version:
-            layout = await self._layout(topic, timeout)
-        _version, partitions, available = layout
-        key_bytes = self._key_serializer(key) if self._key_serializer is not None else key
-        value_bytes = self._value_serializer(value) if self._value_serializer is not None else value
-        header_list = _header_list(headers)
-        _check_record(key_bytes, value_bytes, header_list)
-        size = HEADER_SIZE + estimate_record_size(key_bytes, value_bytes, header_list)
-        if size > self._max_request_size:
+        if layout is None or layout.version != self.client.cluster.version:
+            layout = await self._layout(topic)
+        if self._key_serializer is not None:
+            key = self._key_serializer(key)
+        if self._value_serializer is not None:
+            value = self._value_serializer(value)
+        header_list = _header_list(headers) if headers is not None else None
+        if not (value is None or type(value) is bytes) or not (key is None or type(key) is bytes):
+            _check_record(key, value)
+            key, value = _as_bytes(key), _as_bytes(value)
+        size = estimate_record_size(key, value, header_list)
+        if size > self._max_record_size:
             raise MessageSizeTooLargeError(
                 "The message is %d bytes when serialized which is larger than the maximum request size you have "
-                "configured with the max_request_size configuration" % size)
+                "configured with the max_request_size configuration" % (size + HEADER_SIZE))
         if partition is None:
-            partition = self._partitioner(key_bytes, partitions, available)
-        elif partition not in partitions:
-            raise AssertionError("Unrecognized partition")
+            partition = layout.only
+            if partition is None:
+                partition = self._partitioner(key, layout.partitions, layout.available)
+            tp = layout.by_number.get(partition)
+            if tp is None:  # a custom partitioner's choice outside the topic: the broker will say
+                tp = TopicPartition(topic, partition)
+        else:
+            tp = layout.by_number.get(partition)
+            if tp is None:
+                raise AssertionError("Unrecognized partition")
         if timestamp_ms is None:
-            timestamp_ms = int(time.time() * 1000)
-        return await accumulator.append(TopicPartition(topic, partition), timestamp_ms,
-                                        _as_bytes(key_bytes), _as_bytes(value_bytes), header_list, timeout)
+            timestamp_ms = int(_now() * 1000)
+            if timestamp_ms == self._last_stamp:
+                # One int object per millisecond, not per record: the records and their metadata share it.
+                timestamp_ms = self._last_stamp
+            else:
+                self._last_stamp = timestamp_ms
+        future = accumulator.append_now(tp, timestamp_ms, key, value, header_list, size)
+        if future is None:
+            future = await accumulator.append(tp, timestamp_ms, key, value, header_list, size,
+                                              self._request_timeout_ms / 1000.0)
+        return future
 
-    async def _layout(self, topic: str, timeout: float) -> Tuple[int, List[int], List[int]]:
-        """(metadata version, partitions, available partitions) of ``topic``, both ascending; kept until
-        the metadata changes, so ``send()`` does not sort them per record."""
+    async def _layout(self, topic: str) -> TopicLayout:
+        """``topic``'s :class:`TopicLayout`, kept until the metadata changes (so ``send()`` does not sort
+        partitions per record); waits for the topic's metadata when it is unknown."""
         cluster = self.client.cluster
         version = cluster.version
         partitions = cluster.partitions_for_topic(topic)
         if not partitions:
-            partitions = await self.client.wait_for_topic(topic, timeout)
+            partitions = await self.client.wait_for_topic(topic, self._request_timeout_ms / 1000.0)
             version = cluster.version
         available = cluster.available_partitions_for_topic(topic) or ()
-        layout = (version, sorted(partitions), sorted(available))
+        layout = TopicLayout(topic, version, sorted(partitions), sorted(available),
+                             fixed=type(self._partitioner) is DefaultPartitioner)
         self._layouts[topic] = layout
         return layout
 
@@ -242,39 +259,31 @@ class AIOKafkaProducer:
         return await future
 
 
-def _check_record(key: Any, value: Any, headers: Optional[list]) -> None:
-    """Refuse what cannot go into a record (after the serializers ran)."""
+def _check_record(key: Any, value: Any) -> None:
+    """Refuse a key or value that cannot go into a record (after the serializers ran)."""
     if key is not None and not isinstance(key, _BYTES):
         raise TypeError("Not supported type for key: %s" % type(key))
     if value is not None and not isinstance(value, _BYTES):
         raise TypeError("Not supported type for value: %s" % type(value))
-    for header in headers or ():
-        if (not isinstance(header, tuple) or len(header) != 2 or not isinstance(header[0], str)
-                or not (header[1] is None or isinstance(header[1], _BYTES))):
-            raise TypeError("Headers must be (str, bytes) pairs, not %r" % (header,))
 
 
-def _header_list(headers: Optional[Iterable[Any]]) -> Optional[List[Tuple[str, Optional[bytes]]]]:
-    """``headers`` as a list of ``(key, value)`` tuples (pairs given as lists too, as aiokafka takes them)."""
+def _header_list(headers: Iterable[Any]) -> Optional[List[Tuple[str, Optional[bytes]]]]:
+    """``headers`` as a list of ``(str, bytes | None)`` tuples (pairs given as lists too, as aiokafka takes
+    them), None for none; :class:`TypeError` for anything else."""
     if not headers:
         return None
-    return [tuple(h) if isinstance(h, list) and len(h) == 2 else h for h in headers]
+    pairs = [tuple(h) if type(h) is list else h for h in headers]
+    for header in pairs:
+        if (type(header) is not tuple or len(header) != 2 or type(header[0]) is not str
+                or not (header[1] is None or isinstance(header[1], _BYTES))):
+            if not (isinstance(header, tuple) and len(header) == 2 and isinstance(header[0], str)
+                    and (header[1] is None or isinstance(header[1], _BYTES))):
+                raise TypeError("Headers must be (str, bytes) pairs, not %r" % (header,))
+    return pairs
 
 
 def _as_bytes(data: Any) -> Optional[bytes]:
     return data if data is None or type(data) is bytes else bytes(data)
-
-
-def _sasl_factory(mechanism: str, username: Optional[str], password: Optional[str],
-                  token_provider: Any) -> Callable[[], Any]:
-    """A factory of fresh SASL mechanisms (checked now, so a bad configuration fails in the constructor)."""
-    options: Dict[str, Any] = {}
-    if mechanism.upper() == "OAUTHBEARER":
-        options["oauth_token_provider"] = token_provider
-    else:
-        options.update(username=username, password=password)
-    create_mechanism(mechanism, **options)
-    return lambda: create_mechanism(mechanism, **options)
 
 
 __all__ = ["AIOKafkaProducer"]

@@ -89,45 +89,58 @@ class Sender:
     # -- the loop ---------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        while True:
+            wait = self._dispatch()
+            await self.accumulator.wait_for_work(wait)
+
+    def _dispatch(self) -> Optional[float]:
+        """Send every batch that may go now; how long until one may go next (None: nothing waits).
+
+        Called by the sender task, and by a request as soon as its answer
+        is handled (so the partition's next batch goes out in the same turn
+        of the event loop, not after the sender task's next wake-up).
+        """
         accumulator = self.accumulator
         cluster = self.client.cluster
-        while True:
-            now = time.monotonic()
-            if self.client.metadata_due():
+        now = time.monotonic()
+        if self.client.metadata_due():
+            self.client.request_refresh()
+        accumulator.expire(now, self._muted)
+        ready, next_at = accumulator.ready(now, self._muted)
+        wait = None if next_at is None else max(next_at - now, 0.0)
+        by_node: Dict[int, List[TopicPartition]] = {}
+        for tp in ready:
+            leader = cluster.leader_for_partition(tp)
+            if leader is None or leader < 0:
                 self.client.request_refresh()
-            accumulator.expire(now, self._muted)
-            ready, next_at = accumulator.ready(now, self._muted)
-            wait = None if next_at is None else max(next_at - now, 0.0)
-            by_node: Dict[int, List[TopicPartition]] = {}
-            for tp in ready:
-                leader = cluster.leader_for_partition(tp)
-                if leader is None or leader < 0:
-                    self.client.request_refresh()
-                    wait = self.retry_backoff if wait is None else min(wait, self.retry_backoff)
-                    continue
-                by_node.setdefault(leader, []).append(tp)
-            for node, tps in by_node.items():
-                if self._per_node.get(node, 0) >= MAX_IN_FLIGHT_PER_BROKER:
-                    continue  # woken again when one of them completes
-                batches = [accumulator.pop(tp) for tp in tps]
-                self._muted.update(tps)
-                self._per_node[node] = self._per_node.get(node, 0) + 1
-                task = asyncio.ensure_future(self._produce(node, batches))
-                self._requests.add(task)
-                task.add_done_callback(functools.partial(self._request_done, node=node, batches=batches))
-            await accumulator.wait_for_work(wait)
+                wait = self.retry_backoff if wait is None else min(wait, self.retry_backoff)
+                continue
+            by_node.setdefault(leader, []).append(tp)
+        for node, tps in by_node.items():
+            if self._per_node.get(node, 0) >= MAX_IN_FLIGHT_PER_BROKER:
+                continue  # dispatched again when one of them completes
+            batches = [accumulator.pop(tp) for tp in tps]
+            self._muted.update(tps)
+            self._per_node[node] = self._per_node.get(node, 0) + 1
+            task = asyncio.ensure_future(self._produce(node, batches))
+            self._requests.add(task)
+            task.add_done_callback(functools.partial(self._request_done, batches=batches))
+        return wait
 
-    def _request_done(self, task: "asyncio.Task[None]", *, node: int, batches: List[PendingBatch]) -> None:
-        self._requests.discard(task)
+    def _release(self, node: int, batches: List[PendingBatch]) -> None:
+        """A request to ``node`` for ``batches`` is over: its partitions may send again."""
         self._per_node[node] -= 1
         for batch in batches:
             self._muted.discard(batch.tp)
+
+    def _request_done(self, task: "asyncio.Task[None]", *, batches: List[PendingBatch]) -> None:
+        self._requests.discard(task)
         if task.cancelled():
             for batch in batches:
                 batch.fail(errors.KafkaError("the producer stopped before %s-%d was answered" % batch.tp))
         elif task.exception() is not None:
             exc = task.exception()
-            log.error("produce request to node %d failed unexpectedly: %r", node, exc)
+            log.error("a produce request failed unexpectedly: %r", exc)
             for batch in batches:
                 batch.fail(exc if isinstance(exc, errors.KafkaError) else errors.KafkaError(repr(exc)))
         self.accumulator.wake()
@@ -135,6 +148,16 @@ class Sender:
     # -- one request ------------------------------------------------------------------------
 
     async def _produce(self, node: int, batches: List[PendingBatch]) -> None:
+        """Send ``batches`` to ``node`` and handle the answer; then dispatch what is ready next."""
+        try:
+            await self._produce_once(node, batches)
+        finally:
+            self._release(node, batches)
+        if not self._stopping:
+            self._dispatch()
+            self.accumulator.wake()  # the sender times the next linger again
+
+    async def _produce_once(self, node: int, batches: List[PendingBatch]) -> None:
         by_topic: Dict[str, List[Any]] = {}
         for batch in batches:
             by_topic.setdefault(batch.tp.topic, []).append(

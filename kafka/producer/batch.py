@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from itertools import repeat
-from operator import itemgetter
 from typing import List, Optional, Sequence, Tuple, Union
 
 from kafka import fast_paths
 from kafka.producer.future import FutureRecordMetadata, ProduceResult, ValueRecordFuture, header_size
-from kafka.record.batch import HEADER_SIZE, RecordBatchBuilder, estimate_record_size
+from kafka.record.batch import HEADER_SIZE, estimate_record_size
+from kafka.record.queued import build_queued_batch, value_columns
 from kafka.record.record_encoding import Record
 from kafka.structs import TopicPartition
 
@@ -49,15 +49,8 @@ class ValueColumns:
     @classmethod
     def from_records(cls, records: Sequence[Record]) -> Optional["ValueColumns"]:
         """``(timestamp, key, value, headers)`` records as columns when none has a key or headers, else None."""
-        if not records or records[0][1] is not None or records[0][3] is not None:
-            return None
-        count = len(records)
-        if list(map(_KEY, records)).count(None) != count or list(map(_HEADERS, records)).count(None) != count:
-            return None
-        return cls(list(map(_TIMESTAMP, records)), list(map(_VALUE, records)))
-
-
-_TIMESTAMP, _KEY, _VALUE, _HEADERS = (itemgetter(i) for i in range(4))
+        columns = value_columns(records)
+        return cls(*columns) if columns is not None else None
 
 
 class ProducerBatch:
@@ -219,16 +212,12 @@ class ProducerBatch:
     def encode(self, compression_type: int) -> bytes:
         """The v2 batch bytes (built once; reused by retries)."""
         if self.encoded is None:
-            builder = RecordBatchBuilder(
-                compression_type=compression_type, is_transactional=self.transactional,
+            stamps, values = self.stamps, self.values
+            columns = (stamps, values) if stamps is not None and values is not None else None
+            self.encoded = build_queued_batch(
+                self.records, compression_type=compression_type, is_transactional=self.transactional,
                 producer_id=self.producer_id, producer_epoch=self.producer_epoch,
-                base_sequence=self.base_sequence, batch_size=0x7FFFFFFF)
-            if self.values is not None:
-                assert self.stamps is not None
-                builder.extend_values(self.stamps, self.values)
-            else:
-                builder.extend(self.records)
-            self.encoded = builder.build()
+                base_sequence=self.base_sequence, columns=columns)
         return self.encoded
 
     def done(self, base_offset: int = -1, log_append_time: int = -1, log_start_offset: int = -1,

@@ -238,3 +238,41 @@ def test_records_too_large_or_of_the_wrong_type_are_refused(broker) -> None:
                 await producer.send(topic, b"v", partition=5)
 
     run(main())
+
+
+async def _drive(coro):
+    """Run ``coro`` by hand: its result, and whether it suspended on the way (awaited a future or slept)."""
+    try:
+        yielded = coro.send(None)
+    except StopIteration as done:
+        return done.value, False
+    while True:
+        if yielded is None:
+            await asyncio.sleep(0)
+        else:
+            await asyncio.wait([yielded])
+        try:
+            yielded = coro.send(None)
+        except StopIteration as done:
+            return done.value, True
+
+
+def test_most_sends_complete_without_suspending(broker) -> None:
+    """The fast path: once the partition has an open batch, send() appends and returns without awaiting."""
+    topic = new_topic(broker, partitions=1, prefix="aio-fast")
+
+    async def main() -> None:
+        async with AIOKafkaProducer(bootstrap_servers=broker.bootstrap_servers, linger_ms=50) as producer:
+            await producer.send_and_wait(topic, b"first")  # metadata known
+            futures, suspended = [], 0
+            for i in range(200):
+                future, waited = await _drive(producer.send(topic, b"%d" % i, key=b"k" if i % 2 else None,
+                                                            headers=[("h", b"v")] if i % 3 == 0 else None))
+                futures.append(future)
+                suspended += waited
+            assert suspended <= 2
+            metadata = await asyncio.gather(*futures)
+            assert [md.offset for md in metadata] == list(range(1, len(futures) + 1))
+            assert len({md.timestamp for md in metadata}) < len(metadata) or len(metadata) < 2
+
+    run(main())
