@@ -57,7 +57,7 @@ def libversion() -> tuple:
 
 
 def install_as_confluent_kafka() -> None:
-    """Make ``import confluent_kafka`` (and ``confluent_kafka.admin``) load this package.
+    """Make ``import confluent_kafka`` (and ``confluent_kafka.admin``, ``confluent_kafka.aio``) load this package.
 
     Registers ``kafka.confluent`` and its submodules in :data:`sys.modules`
     under the ``confluent_kafka`` names, so that an unchanged confluent-kafka
@@ -69,7 +69,7 @@ def install_as_confluent_kafka() -> None:
 
     import importlib
 
-    from kafka.confluent import (admin, consumer, deserializing_consumer, deserializing_share_consumer, error,
+    from kafka.confluent import (admin, aio, consumer, deserializing_consumer, deserializing_share_consumer, error,
                                  message, producer, serialization, serializing_producer)
 
     cimpl = importlib.import_module("kafka.confluent.cimpl")
@@ -77,6 +77,7 @@ def install_as_confluent_kafka() -> None:
     package = sys.modules[__name__]
     sys.modules["confluent_kafka"] = package
     sys.modules["confluent_kafka.admin"] = admin
+    sys.modules["confluent_kafka.aio"] = aio
     sys.modules["confluent_kafka.error"] = error
     sys.modules["confluent_kafka.serialization"] = serialization
     sys.modules["confluent_kafka.serializing_producer"] = serializing_producer

@@ -90,6 +90,9 @@ MODULES = textwrap.dedent("""
     assert issubclass(AvroProducer, Producer) and issubclass(KeySerializerError, SerializerError)
     from confluent_kafka import Consumer
     assert issubclass(AvroConsumer, Consumer)
+    from confluent_kafka.aio import AIOConsumer, AIOProducer
+    import kafka.confluent.aio
+    assert AIOProducer is kafka.confluent.aio.AIOProducer and AIOConsumer is kafka.confluent.aio.AIOConsumer
     try:  # fastavro is out of reach here: parsing a schema says which extra brings it
         loads('"string"')
         raise SystemExit("loads worked without fastavro")
@@ -110,7 +113,8 @@ def test_the_submodules_programs_import_are_registered():
                  "confluent_kafka.schema_registry.avro", "confluent_kafka.schema_registry.json_schema",
                  "confluent_kafka.avro", "confluent_kafka.avro.serializer",
                  "confluent_kafka.avro.serializer.message_serializer", "confluent_kafka.avro.error",
-                 "confluent_kafka.avro.load", "confluent_kafka.avro.cached_schema_registry_client"):
+                 "confluent_kafka.avro.load", "confluent_kafka.avro.cached_schema_registry_client",
+                 "confluent_kafka.aio"):
         assert "'%s'" % name in done.stdout
 
 
