@@ -36,7 +36,14 @@ MOVED: Dict[str, str] = {
     "kafka.context": "kafka.simple.context",
     "kafka.util": "kafka.simple.util",
     "kafka.simple.codec": "kafka.codec",  # kafka.codec is a real module (the decoder honours it)
-    "kafka.consumer.gc_pause": "kafka.gc_pause",  # shared by the synchronous and asyncio consumers
+    "kafka.consumer.gc_pause": "kafka.gc_pause",
+    # the classic group protocol's pure parts, shared by the synchronous and asyncio consumers
+    "kafka.consumer.group.assignors": "kafka.group.assignors",
+    "kafka.consumer.group.assignors.base": "kafka.group.assignors.base",
+    "kafka.consumer.group.assignors.range": "kafka.group.assignors.range",
+    "kafka.consumer.group.assignors.roundrobin": "kafka.group.assignors.roundrobin",
+    "kafka.consumer.group.assignors.sticky": "kafka.group.assignors.sticky",
+    "kafka.consumer.group.members": "kafka.group.members",  # shared by the synchronous and asyncio consumers
     "kafka.partitioner": "kafka.simple.partitioner",
     "kafka.partitioner.base": "kafka.simple.partitioner.base",
     "kafka.partitioner.hashed": "kafka.simple.partitioner.hashed",

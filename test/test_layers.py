@@ -31,6 +31,7 @@ RANKS: Dict[str, int] = {
     "base": 0,  # errors and plain data (see BASE)
     "protocol": 1, "record": 1,  # sans-IO wire code
     "conn": 2, "testing": 2, "codec": 2,  # sockets; kafka.codec (kafka-python's codec functions over kafka.record); the test broker (speaks the protocol over its own sockets)
+    "group": 2,  # the classic group protocol's pure parts (assignors, member payloads): on protocol and structs
     "cluster": 3,
     "client": 4,
     "producer": 5, "consumer": 5, "admin": 5, "direct": 5, "net": 5,  # what applications build

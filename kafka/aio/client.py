@@ -24,6 +24,7 @@ from kafka.cluster import ClusterMetadata
 from kafka.errors import (
     KafkaConnectionError,
     KafkaError,
+    NoBrokersAvailable,
     TopicAuthorizationFailedError,
     UnknownTopicOrPartitionError,
     for_code,
@@ -159,6 +160,18 @@ class AsyncClient:
             self._refresh = asyncio.ensure_future(self._refresh_once())
             self._refresh.add_done_callback(_consume_error)  # also when every caller gave up
         await asyncio.shield(self._refresh)
+
+    async def cluster_topics(self) -> Set[str]:
+        """The names of every topic the cluster has now (one Metadata request for all topics)."""
+        node = self.least_loaded_node()
+        if node is None:
+            await self.refresh_metadata()
+            node = self.least_loaded_node()
+        if node is None:
+            raise NoBrokersAvailable("no broker known")
+        conn = await self.connection(node)
+        response = await conn.request(METADATA, METADATA.Request(topics=None, allow_auto_topic_creation=False))
+        return {t.name for t in response.topics if not t.error_code}
 
     def request_refresh(self) -> None:
         """Start a metadata refresh in the background (errors are logged, the next one retries)."""

@@ -1,14 +1,15 @@
 """``AIOKafkaConsumer``: aiokafka's consumer API on kafkawire's asyncio layer.
 
-What a program written for aiokafka 0.14 does with a consumer of assigned
-partitions works here: the constructor's keywords, ``await start()`` /
-``await stop()`` (or ``async with``), ``assign``, ``getone``, ``getmany``,
-``async for``, the seeks and offset look-ups, ``pause`` / ``resume``,
-``commit`` / ``committed`` at the group's coordinator. Fetching runs in a
-task of :class:`~kafka.aio.fetcher.AsyncFetcher`; records are decoded when
-asked for.
+What a program written for aiokafka 0.14 does with a consumer works here:
+the constructor's keywords, ``await start()`` / ``await stop()`` (or
+``async with``), ``assign`` or ``subscribe`` (group membership, see
+:mod:`kafka.aio.group`), ``getone``, ``getmany``, ``async for``, the seeks
+and offset look-ups, ``pause`` / ``resume``, ``commit`` / ``committed`` at
+the group's coordinator. Fetching runs in a task of
+:class:`~kafka.aio.fetcher.AsyncFetcher`; records are decoded when asked
+for.
 
-Not yet: group membership (``subscribe``), Kerberos.
+Not yet: cooperative rebalancing, Kerberos.
 """
 
 from __future__ import annotations
@@ -22,12 +23,16 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 from kafka import errors
 from kafka.aio.assignment import EARLIEST, LATEST, Assignment
 from kafka.aio.client import AsyncClient
+from kafka.aio.connection import AsyncConnection
 from kafka.aio.errors import ConsumerStoppedError, IllegalOperation
 from kafka.aio.fetcher import AsyncFetcher
+from kafka.aio.group import GroupCoordinator, GroupSettings, eager_assignors
+from kafka.aio.group_listener import call_hook
+from kafka.aio.group_member import GroupMember
+from kafka.aio.group_subscription import Subscription
 from kafka.aio.offsets import GroupOffsets, as_offset_and_metadata, list_offsets
 from kafka.aio.security import security_settings
 from kafka.aio.structs import ConsumerRecord, OffsetAndTimestamp
-from kafka.protocol.apis import METADATA
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
 log = logging.getLogger(__name__)
@@ -36,7 +41,7 @@ _ISOLATION = {"read_uncommitted": 0, "read_committed": 1}
 
 
 class AIOKafkaConsumer:
-    """An asyncio Kafka consumer with aiokafka's API (assigned partitions).
+    """An asyncio Kafka consumer with aiokafka's API.
 
     Keywords as aiokafka 0.14's, defaults included: ``bootstrap_servers``,
     ``client_id``, ``group_id`` (for ``commit``/``committed`` and the
@@ -50,10 +55,14 @@ class AIOKafkaConsumer:
     ``max_poll_records``, ``isolation_level`` (``"read_uncommitted"``,
     ``"read_committed"``), ``security_protocol``, ``ssl_context``,
     ``sasl_mechanism``, ``sasl_plain_username``, ``sasl_plain_password``,
-    ``sasl_oauth_token_provider``. The group-membership keywords
-    (``partition_assignment_strategy``, ``session_timeout_ms``, ...) are
-    accepted and not used yet; topics given positionally (a subscription)
-    are refused until then.
+    ``sasl_oauth_token_provider``, and for group membership
+    (:meth:`subscribe`, or topics given positionally):
+    ``partition_assignment_strategy`` (assignor names, classes or objects:
+    ``range``, ``roundrobin`` (the default), ``sticky``, kafka-python's
+    and aiokafka's class names), ``session_timeout_ms``,
+    ``heartbeat_interval_ms``, ``max_poll_interval_ms``,
+    ``rebalance_timeout_ms`` (default ``session_timeout_ms``, as aiokafka)
+    and ``group_instance_id`` (static membership: no LeaveGroup at stop).
     """
 
     _client_ids = 0
@@ -76,10 +85,6 @@ class AIOKafkaConsumer:
                  sasl_plain_username: Optional[str] = None, sasl_kerberos_service_name: str = "kafka",
                  sasl_kerberos_domain_name: Optional[str] = None, sasl_oauth_token_provider: Any = None,
                  client_rack: Optional[str] = None) -> None:
-        if topics:
-            raise errors.KafkaConfigurationError(
-                "kafka.aio.AIOKafkaConsumer does not subscribe to topics yet (group membership); "
-                "assign() partitions instead")
         if auto_offset_reset not in ("earliest", "latest", "none"):
             raise ValueError("auto_offset_reset should be one of 'earliest', 'latest' or 'none', not %r"
                              % (auto_offset_reset,))
@@ -115,6 +120,26 @@ class AIOKafkaConsumer:
         self._committed_at: Dict[TopicPartition, int] = {}
         self._started = False
         self._closed = False
+        self._assignors = eager_assignors(partition_assignment_strategy or ("roundrobin",))
+        self._group_settings = GroupSettings(
+            group_instance_id=group_instance_id, session_timeout_ms=session_timeout_ms,
+            rebalance_timeout_ms=rebalance_timeout_ms if rebalance_timeout_ms is not None else session_timeout_ms,
+            heartbeat_interval_ms=heartbeat_interval_ms, max_poll_interval_ms=max_poll_interval_ms,
+            metadata_max_age_ms=metadata_max_age_ms, retry_backoff_ms=retry_backoff_ms)
+        # The coordinator connection waits for JoinGroup answers up to the rebalance timeout.
+        coordinator_timeout_ms = max(request_timeout_ms, self._group_settings.rebalance_timeout_ms + 5000)
+
+        async def connect(host: str, port: int, node_id: int) -> AsyncConnection:
+            conn = AsyncConnection(host, port, node_id=node_id, client_id=client_id, ssl_context=ssl_context,
+                                   sasl_factory=sasl_factory, request_timeout_ms=coordinator_timeout_ms)
+            await conn.connect(self._timeout)
+            return conn
+
+        self._connect_coordinator = connect
+        self._subscription: Optional[Subscription] = Subscription(topics) if topics else None
+        self._coordinator: Optional[GroupCoordinator] = None
+        self._groupless_task: Optional["asyncio.Task[None]"] = None
+        self._leaving: Optional["asyncio.Future[None]"] = None
 
     def __repr__(self) -> str:
         return "<kafka.aio.AIOKafkaConsumer client_id=%r %s>" % (
@@ -137,6 +162,8 @@ class AIOKafkaConsumer:
         self._fetcher.start()
         if self._group is not None and self._auto_commit_interval is not None:
             self._auto_commit_task = asyncio.ensure_future(self._auto_commit())
+        if self._subscription is not None:
+            self._start_membership(self._subscription)
         log.debug("%r started", self)
 
     async def stop(self) -> None:
@@ -147,6 +174,8 @@ class AIOKafkaConsumer:
         if self._auto_commit_task is not None:
             self._auto_commit_task.cancel()
             await asyncio.gather(self._auto_commit_task, return_exceptions=True)
+        await self._end_membership()
+        if self._auto_commit_task is not None:
             try:
                 await self._commit_positions()
             except errors.KafkaError as exc:
@@ -169,7 +198,12 @@ class AIOKafkaConsumer:
     # -- assignment ---------------------------------------------------------------------------
 
     def assign(self, partitions: Iterable[TopicPartition]) -> None:
-        """Read ``partitions`` (replacing the previous assignment)."""
+        """Read ``partitions`` (replacing the previous assignment); not after :meth:`subscribe`."""
+        if self._subscription is not None:
+            raise errors.IllegalStateError("Subscription to topics, partitions and pattern are mutually exclusive")
+        self._set_assignment(list(partitions))
+
+    def _set_assignment(self, partitions: List[TopicPartition]) -> None:
         wanted = list(partitions)
         dropped = self._assignment.assign(wanted)
         for tp in wanted:
@@ -181,9 +215,85 @@ class AIOKafkaConsumer:
         return set(self._assignment.states)
 
     def subscribe(self, topics: Iterable[str] = (), pattern: Optional[str] = None, listener: Any = None) -> None:
-        """Not yet: group membership comes with the next increment."""
-        raise errors.KafkaConfigurationError("kafka.aio.AIOKafkaConsumer does not subscribe (group membership) yet;"
-                                             " assign() partitions instead")
+        """Read the partitions the group hands this member of ``topics`` (or of the topics ``pattern`` matches).
+
+        Replaces the previous subscription (a rebalance follows). ``listener``
+        (a :class:`~kafka.aio.ConsumerRebalanceListener`, whose hooks may be
+        coroutines) hears of every revocation and assignment. Without a
+        ``group_id`` every partition of the topics is read, no group involved.
+        Raises :class:`TypeError` when neither or both of ``topics`` and
+        ``pattern`` are given (or ``listener`` has not the hooks),
+        :class:`~kafka.errors.IllegalStateError` after :meth:`assign`.
+        """
+        subscription = Subscription(topics, pattern, listener)
+        if self._subscription is None and self._assignment.states:
+            raise errors.IllegalStateError("Subscription to topics, partitions and pattern are mutually exclusive")
+        self._subscription = subscription
+        if self._coordinator is not None:
+            self._coordinator.resubscribe(subscription)
+        elif self._started and not self._closed:
+            self._start_membership(subscription)
+        log.info("subscribed to %s", "pattern %r" % pattern if pattern else sorted(subscription.topics))
+
+    def subscription(self) -> frozenset:
+        """The subscribed topics (for a pattern: the matching topics found so far)."""
+        return frozenset(self._subscription.topics) if self._subscription is not None else frozenset()
+
+    def unsubscribe(self) -> None:
+        """Drop the subscription and every partition; the group is left in the background."""
+        self._subscription = None
+        self._set_assignment([])
+        coordinator, self._coordinator = self._coordinator, None
+        if coordinator is not None:
+            self._leaving = asyncio.ensure_future(coordinator.close(commit=False))
+        if self._groupless_task is not None:
+            self._groupless_task.cancel()
+            self._groupless_task = None
+        log.info("unsubscribed")
+
+    def _start_membership(self, subscription: Subscription) -> None:
+        if self._group is None:
+            self._groupless_task = asyncio.ensure_future(self._assign_every_partition(subscription))
+            return
+        s = self._group_settings
+        member = GroupMember(self._group, self._connect_coordinator, group_instance_id=s.group_instance_id,
+                             session_timeout_ms=s.session_timeout_ms, rebalance_timeout_ms=s.rebalance_timeout_ms)
+        self._coordinator = GroupCoordinator(
+            self.client, member, subscription, self._assignors, set_assignment=self._set_assignment,
+            commit_positions=self._commit_before_rebalance, heartbeat_interval_ms=s.heartbeat_interval_ms,
+            session_timeout_ms=s.session_timeout_ms, max_poll_interval_ms=s.max_poll_interval_ms,
+            metadata_max_age_ms=s.metadata_max_age_ms, retry_backoff_ms=s.retry_backoff_ms)
+        self._coordinator.start()
+
+    async def _end_membership(self) -> None:
+        coordinator = self._coordinator
+        if coordinator is not None:
+            await coordinator.close()  # commits as the member it still is, then leaves
+            self._coordinator = None
+        if self._leaving is not None:  # the LeaveGroup unsubscribe() started
+            await asyncio.gather(self._leaving, return_exceptions=True)
+        if self._groupless_task is not None:
+            self._groupless_task.cancel()
+            await asyncio.gather(self._groupless_task, return_exceptions=True)
+
+    async def _assign_every_partition(self, subscription: Subscription) -> None:
+        """Without a group: every partition of the subscribed topics, looked at again every metadata refresh."""
+        held: Optional[Set[TopicPartition]] = None
+        while self._subscription is subscription:
+            try:
+                wanted: Set[TopicPartition] = set()
+                for topic in sorted(subscription.topics):
+                    for p in await self.client.wait_for_topic(topic, self._timeout):
+                        wanted.add(TopicPartition(topic, p))
+            except errors.KafkaError as exc:
+                log.debug("no partitions for the subscription yet: %s", exc)
+                wanted = held or set()
+            if wanted != held:
+                await call_hook(subscription.listener, "on_partitions_revoked", held or set(), None)
+                self._set_assignment(sorted(wanted))
+                held = wanted
+                await call_hook(subscription.listener, "on_partitions_assigned", wanted, None)
+            await asyncio.sleep(self._group_settings.metadata_max_age_ms / 1000.0)
 
     def pause(self, *partitions: TopicPartition) -> None:
         """Stop handing out and fetching records of ``partitions`` until :meth:`resume`."""
@@ -206,10 +316,11 @@ class AIOKafkaConsumer:
         """The next record (of ``partitions``, or of any assigned partition), waiting as long as it takes."""
         while True:
             self._check_open()
-            out = self._fetcher.take(partitions, 1)
-            for records in out.values():
-                return records[0]
-            await self._fetcher.wait_for_records(partitions, 3600.0)
+            if await self._rebalanced(3600.0):
+                out = self._fetcher.take(partitions, 1)
+                for records in out.values():
+                    return records[0]
+                await self._fetcher.wait_for_records(partitions, 3600.0)
 
     async def getmany(self, *partitions: TopicPartition, timeout_ms: int = 0,
                       max_records: Optional[int] = None) -> Dict[TopicPartition, List[ConsumerRecord]]:
@@ -221,12 +332,21 @@ class AIOKafkaConsumer:
         limit = max_records if max_records is not None else self._max_poll_records
         deadline = time.monotonic() + timeout_ms / 1000.0
         while True:
-            out = self._fetcher.take(partitions, limit)
+            ready = await self._rebalanced(max(deadline - time.monotonic(), 0.0))
+            out = self._fetcher.take(partitions, limit) if ready else {}
             left = deadline - time.monotonic()
             if out or left <= 0:
                 return out
             await self._fetcher.wait_for_records(partitions, left)
             self._check_open()
+
+    async def _rebalanced(self, timeout: float) -> bool:
+        """Note the poll; wait up to ``timeout`` s for a rebalance under way to end (False: still under way)."""
+        coordinator = self._coordinator
+        if coordinator is None:
+            return True
+        coordinator.polled()
+        return await coordinator.wait_stable(timeout)
 
     def __aiter__(self) -> "AIOKafkaConsumer":
         return self
@@ -346,9 +466,7 @@ class AIOKafkaConsumer:
                 if tp not in self._assignment.states:
                     raise errors.IllegalStateError("Partition {} is not assigned".format(tp))
                 commit[tp] = as_offset_and_metadata(value)
-        await group.commit(commit)
-        for tp, om in commit.items():
-            self._committed_at[tp] = om.offset
+        await self._commit_as_member(group, commit)
 
     async def committed(self, partition: TopicPartition) -> Optional[int]:
         """The group's committed offset of ``partition`` (None if there is none)."""
@@ -364,9 +482,27 @@ class AIOKafkaConsumer:
         moved = {tp: OffsetAndMetadata(s.position, "") for tp, s in self._assignment.states.items()
                  if s.position is not None and self._committed_at.get(tp) != s.position}
         if moved:
-            await group.commit(moved)
-            for tp, om in moved.items():
-                self._committed_at[tp] = om.offset
+            await self._commit_as_member(group, moved)
+
+    async def _commit_as_member(self, group: GroupOffsets, offsets: Dict[TopicPartition, OffsetAndMetadata]) -> None:
+        """Commit with this member's generation and id (-1 and "" without membership)."""
+        coordinator = self._coordinator
+        generation, member_id = coordinator.member.identity() if coordinator is not None else (-1, "")
+        try:
+            await group.commit(offsets, generation, member_id)
+        except (errors.IllegalGenerationError, errors.UnknownMemberIdError, errors.RebalanceInProgressError,
+                errors.FencedInstanceIdError) as exc:
+            if coordinator is not None:
+                coordinator.request_rejoin()
+            raise errors.CommitFailedError("the group rebalanced before the commit (%s)" % type(exc).__name__
+                                           ) from exc
+        for tp, om in offsets.items():
+            self._committed_at[tp] = om.offset
+
+    async def _commit_before_rebalance(self) -> None:
+        """Auto-commit's part in a rebalance: the positions, before the partitions are given up."""
+        if self._auto_commit_interval is not None:
+            await self._commit_positions()
 
     async def _auto_commit(self) -> None:
         interval = self._auto_commit_interval
@@ -383,15 +519,7 @@ class AIOKafkaConsumer:
     async def topics(self) -> Set[str]:
         """The names of every topic in the cluster."""
         self._check_open()
-        node = self.client.least_loaded_node()
-        if node is None:
-            await self.client.refresh_metadata()
-            node = self.client.least_loaded_node()
-        if node is None:
-            raise errors.NoBrokersAvailable("no broker known")
-        conn = await self.client.connection(node)
-        response = await conn.request(METADATA, METADATA.Request(topics=None, allow_auto_topic_creation=False))
-        return {t.name for t in response.topics if not t.error_code}
+        return await self.client.cluster_topics()
 
     def partitions_for_topic(self, topic: str) -> Optional[Set[int]]:
         """The partition numbers of ``topic`` known now (None if it is not known)."""

@@ -52,7 +52,7 @@ class _Member:
 def test_an_unreadable_member_is_left_out_and_reported_once(caplog, metadata):
     members = [_Member("a", GOOD), _Member("b", metadata), _Member("c", GOOD, "static-c")]
     reported: set = set()
-    with caplog.at_level(logging.DEBUG, logger="kafka.consumer.group.members"):
+    with caplog.at_level(logging.DEBUG, logger="kafka.group.members"):
         for _ in range(3):
             group = read_subscriptions("g", members, reported)
     assert group.member_ids == ["a", "b", "c"]

@@ -3,7 +3,7 @@
 :class:`~kafka.consumer.group.coordinator.ConsumerCoordinator` keeps a
 consumer in its group (classic JoinGroup/SyncGroup/Heartbeat or KIP-848
 ConsumerGroupHeartbeat), commits and fetches offsets, and calls the
-rebalance listener. :mod:`kafka.consumer.group.assignors` holds the
+rebalance listener. :mod:`kafka.group.assignors` holds the
 client-side assignors of the classic protocol.
 """
 

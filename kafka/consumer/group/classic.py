@@ -29,18 +29,16 @@ from __future__ import annotations
 
 import logging
 import time
-from typing import Any, Dict, List, Optional, Sequence, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 from kafka import errors
-from kafka.consumer.group.assignors import lookup_all, rebalance_protocol
+from kafka.group.assignors import lookup_all, rebalance_protocol
 from kafka.consumer.group.common import COOPERATIVE, NO_GENERATION, CommitFailedError, Generation, call_listener
 from kafka.consumer.group.link import COORDINATOR_MOVED, left_ms
-from kafka.consumer.group.members import read_subscriptions
 from kafka.future import Future
+from kafka.group.members import read_subscriptions
+from kafka.group.payloads import assigned_partitions, assignment_payload, subscription_payload
 from kafka.protocol.apis import HEARTBEAT, JOIN_GROUP, LEAVE_GROUP, SYNC_GROUP
-from kafka.protocol.apis.groups import (
-    CONSUMER_PROTOCOL_ASSIGNMENT, CONSUMER_PROTOCOL_MAX_VERSION, CONSUMER_PROTOCOL_SUBSCRIPTION, decode_assignment,
-    encode_assignment, encode_subscription)
 from kafka.structs import MemberState, TopicPartition
 
 log = logging.getLogger(__name__)
@@ -51,21 +49,11 @@ ASSIGNING = "assigning"        # JoinGroup answered; the leader computes the ass
 SYNCING = "syncing"            # SyncGroup in flight
 STABLE = "stable"              # member of a generation, heartbeating
 
-_Sub = CONSUMER_PROTOCOL_SUBSCRIPTION.cls
-_Asg = CONSUMER_PROTOCOL_ASSIGNMENT.cls
-
 #: How much longer than the rebalance timeout a JoinGroup may take (as the Java client allows).
 JOIN_TIMEOUT_MARGIN_MS = 5000
 
 #: JoinGroup/SyncGroup errors after which we rejoin as a new member.
 _MEMBER_GONE = (errors.UnknownMemberIdError, errors.IllegalGenerationError)
-
-
-def _by_topic(partitions: Sequence[TopicPartition]) -> Dict[str, List[int]]:
-    out: Dict[str, List[int]] = {}
-    for tp in sorted(set(partitions)):
-        out.setdefault(tp.topic, []).append(tp.partition)
-    return out
 
 
 class ClassicMembership:
@@ -320,10 +308,7 @@ class ClassicMembership:
             self._listener_error = error
 
     def _subscription_payload(self, assignor: Any, topics: List[str], owned: List[TopicPartition]) -> bytes:
-        owned_by_topic = [_Sub.TopicPartition(topic=t, partitions=ps) for t, ps in _by_topic(owned).items()]
-        value = _Sub(topics=topics, user_data=assignor.metadata(topics, owned), owned_partitions=owned_by_topic,
-                     generation_id=self.generation.generation_id, rack_id=None)
-        return encode_subscription(value, CONSUMER_PROTOCOL_MAX_VERSION)
+        return subscription_payload(assignor, topics, owned, self.generation.generation_id)
 
     def _send_join(self) -> None:
         topics = sorted(self.subscription.subscription or ())
@@ -465,10 +450,8 @@ class ClassicMembership:
         out = []
         for member_id in group.member_ids:
             parts = result.get(member_id, []) if member_id in members else []
-            value = _Asg(assigned_partitions=[_Asg.TopicPartition(topic=t, partitions=ps)
-                                              for t, ps in _by_topic(parts).items()], user_data=None)
             out.append(R.SyncGroupRequestAssignment(member_id=member_id,
-                                                    assignment=encode_assignment(value, group.version)))
+                                                    assignment=assignment_payload(parts, group.version)))
         return out
 
     def _send_sync_request(self, assignments: List[Any]) -> Future:
@@ -531,7 +514,7 @@ class ClassicMembership:
             return
         data = response.assignment
         try:
-            assignment = decode_assignment(data) if data else _Asg(assigned_partitions=[], user_data=None)
+            partitions = assigned_partitions(data)
         except errors.ProtocolError as exc:
             # The leader may run another client: join again rather than fail every poll.
             log.warning("group %s: cannot read the assignment from the leader (%s); rejoining", self.group_id, exc)
@@ -541,7 +524,6 @@ class ClassicMembership:
                 self.rejoin_reason = "the leader's assignment could not be read"
             self._retry_at = time.monotonic() + self.backoff
             return
-        partitions = [TopicPartition(t.topic, p) for t in assignment.assigned_partitions for p in t.partitions]
         self._sync_refused = 0
         with self.lock:
             self.state = STABLE

@@ -9,13 +9,10 @@ import time
 from typing import Any, Iterable, NamedTuple, Optional, Set
 
 from kafka import errors
+from kafka.group.protocols import COOPERATIVE, EAGER  # noqa: F401 (their old home)
 from kafka.structs import MemberState, TopicPartition
 
 log = logging.getLogger(__name__)
-
-#: The rebalance protocols an assignor can follow (KIP-429).
-EAGER = "eager"
-COOPERATIVE = "cooperative"
 
 
 class HeartbeatTimes:

@@ -1,1 +1,1 @@
-"""kafka-python's paths of the partition assignors (see :mod:`kafka.consumer.group.assignors`)."""
+"""kafka-python's paths of the partition assignors (see :mod:`kafka.group.assignors`)."""

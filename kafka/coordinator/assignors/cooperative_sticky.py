@@ -1,6 +1,6 @@
 """kafka-python's name for the cooperative sticky assignor."""
 
-from kafka.consumer.group.assignors.sticky import CooperativeStickyAssignor
+from kafka.group.assignors.sticky import CooperativeStickyAssignor
 
 #: kafka-python's name; accepted in ``partition_assignment_strategy`` like ``"cooperative-sticky"``.
 CooperativeStickyPartitionAssignor = CooperativeStickyAssignor

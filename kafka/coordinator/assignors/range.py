@@ -1,6 +1,6 @@
 """kafka-python's name for the range assignor."""
 
-from kafka.consumer.group.assignors.range import RangeAssignor
+from kafka.group.assignors.range import RangeAssignor
 
 #: kafka-python's name; accepted in ``partition_assignment_strategy`` like ``"range"``.
 RangePartitionAssignor = RangeAssignor

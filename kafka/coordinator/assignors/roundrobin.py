@@ -1,6 +1,6 @@
 """kafka-python's name for the round-robin assignor."""
 
-from kafka.consumer.group.assignors.roundrobin import RoundRobinAssignor
+from kafka.group.assignors.roundrobin import RoundRobinAssignor
 
 #: kafka-python's name; accepted in ``partition_assignment_strategy`` like ``"roundrobin"``.
 RoundRobinPartitionAssignor = RoundRobinAssignor

@@ -1,6 +1,6 @@
 """kafka-python's name for the sticky assignor."""
 
-from kafka.consumer.group.assignors.sticky import StickyAssignor
+from kafka.group.assignors.sticky import StickyAssignor
 
 #: kafka-python's name; accepted in ``partition_assignment_strategy`` like ``"sticky"``.
 StickyPartitionAssignor = StickyAssignor

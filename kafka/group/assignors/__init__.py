@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import Any, Dict, List, Sequence, Type
 
 from kafka import errors
-from kafka.consumer.group.assignors.base import GroupAssignment, MemberSubscription, PartitionAssignor
-from kafka.consumer.group.assignors.range import RangeAssignor
-from kafka.consumer.group.assignors.roundrobin import RoundRobinAssignor
-from kafka.consumer.group.assignors.sticky import CooperativeStickyAssignor, StickyAssignor
+from kafka.group.assignors.base import GroupAssignment, MemberSubscription, PartitionAssignor
+from kafka.group.assignors.range import RangeAssignor
+from kafka.group.assignors.roundrobin import RoundRobinAssignor
+from kafka.group.assignors.sticky import CooperativeStickyAssignor, StickyAssignor
 
 #: Assignor classes by protocol name (Java's short names and class names).
 ASSIGNORS: Dict[str, Type[PartitionAssignor]] = {

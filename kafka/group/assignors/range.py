@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, List, Mapping
 
-from kafka.consumer.group.assignors.base import (
+from kafka.group.assignors.base import (
     GroupAssignment, PartitionAssignor, finish, member_order, normalize_members, partitions_per_topic)
 from kafka.structs import TopicPartition
 

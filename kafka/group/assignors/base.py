@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Dict, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
 
-from kafka.consumer.group.common import EAGER
+from kafka.group.protocols import EAGER
 from kafka.structs import TopicPartition
 
 #: ``{member_id: [TopicPartition, ...]}``, what :meth:`PartitionAssignor.assign` returns.

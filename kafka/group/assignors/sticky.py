@@ -30,10 +30,10 @@ from __future__ import annotations
 import logging
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple
 
-from kafka.consumer.group.assignors.base import (
+from kafka.group.assignors.base import (
     GroupAssignment, MemberSubscription, PartitionAssignor, finish, normalize_members, partitions_per_topic,
     sorted_members)
-from kafka.consumer.group.common import COOPERATIVE
+from kafka.group.protocols import COOPERATIVE
 from kafka.protocol.schema import Field, Struct
 from kafka.protocol.types import INT32, STRING, Array
 from kafka.structs import TopicPartition

@@ -14,7 +14,7 @@ import struct
 from typing import Any, Dict, List, NamedTuple, Sequence, Set
 
 from kafka import errors
-from kafka.consumer.group.assignors import MemberSubscription
+from kafka.group.assignors import MemberSubscription
 from kafka.protocol.apis.groups import CONSUMER_PROTOCOL_MAX_VERSION, decode_subscription
 from kafka.structs import TopicPartition
 
