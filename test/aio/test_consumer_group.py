@@ -69,6 +69,16 @@ async def drain(consumers: List[AIOKafkaConsumer], want: int, seen: List[Any], t
                 seen.extend(records)
 
 
+async def wait_split(consumers: List[AIOKafkaConsumer], each: int, seen: List[Any], timeout: float = 60.0) -> None:
+    """Poll every member (keeping what they hand out in ``seen``) until each holds ``each`` partitions."""
+    async def polling() -> None:
+        while not all(len(c.assignment()) == each for c in consumers):
+            for c in consumers:
+                for records in (await c.getmany(timeout_ms=100)).values():
+                    seen.extend(records)
+    await asyncio.wait_for(polling(), timeout)
+
+
 def test_two_members_split_six_partitions_and_read_each_record_once(broker) -> None:
     topic = new_topic(broker, partitions=6, prefix="aio-grp")
     group = group_name()
@@ -81,12 +91,7 @@ def test_two_members_split_six_partitions_and_read_each_record_once(broker) -> N
         await a.start()
         await b.start()
         try:
-            async def both() -> None:
-                while not (len(a.assignment()) == 3 and len(b.assignment()) == 3):
-                    for c in (a, b):
-                        for records in (await c.getmany(timeout_ms=100)).values():
-                            seen.extend(records)
-            await asyncio.wait_for(both(), 60)
+            await wait_split([a, b], 3, seen)
             split = [a.assignment(), b.assignment()]
             await drain([a, b], len(values), seen)
             await asyncio.sleep(0.3)
@@ -115,12 +120,7 @@ def test_a_stopped_member_hands_its_partitions_over_and_no_record_is_lost(broker
         await a.start()
         await b.start()
         try:
-            async def both() -> None:
-                while not (len(a.assignment()) == 3 and len(b.assignment()) == 3):
-                    for c in (a, b):
-                        for records in (await c.getmany(timeout_ms=100)).values():
-                            seen.extend(records)
-            await asyncio.wait_for(both(), 60)
+            await wait_split([a, b], 3, seen)
             await drain([a, b], len(values), seen)
             await b.stop()  # commits its positions and leaves
             values |= await fill(broker.bootstrap_servers, topic, 6, 10, start=10)
