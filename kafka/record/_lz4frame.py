@@ -131,16 +131,18 @@ def write_frame(data: BytesLike, compress_block: Callable[[BytesLike], bytes], m
     header checksum is computed the broken pre-0.10 way.
     """
     parts: List[bytes] = [_HEADER_V0 if magic == 0 else _HEADER]
-    view = memoryview(data)
-    for start in range(0, len(data), _BLOCK_SIZE):
-        chunk = view[start : start + _BLOCK_SIZE]
-        block = compress_block(chunk)
-        if len(block) < len(chunk):
-            parts.append(_U32.pack(len(block)))
-            parts.append(block)
-        else:
-            parts.append(_U32.pack(len(chunk) | 0x80000000))
-            parts.append(bytes(chunk))
+    # Views released as soon as used: PyPy (7.3) keeps a view handed to a C
+    # extension, and the buffer under it, alive until the view is released.
+    with memoryview(data) as view:
+        for start in range(0, len(data), _BLOCK_SIZE):
+            with view[start : start + _BLOCK_SIZE] as chunk:
+                block = compress_block(chunk)
+                if len(block) < len(chunk):
+                    parts.append(_U32.pack(len(block)))
+                    parts.append(block)
+                else:
+                    parts.append(_U32.pack(len(chunk) | 0x80000000))
+                    parts.append(bytes(chunk))
     parts.append(_END_MARK)
     return b"".join(parts)
 

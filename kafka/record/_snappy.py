@@ -50,11 +50,14 @@ def is_xerial(data: bytes) -> bool:
 def xerial_encode(data: BytesLike, compress_raw: Callable[[BytesLike], bytes]) -> bytes:
     """Write ``data`` as a xerial stream of 32 KiB raw blocks."""
     parts: List[bytes] = [_XERIAL_HEADER]
-    view = memoryview(data)
-    for start in range(0, len(data), XERIAL_BLOCK_SIZE):
-        block = compress_raw(view[start : start + XERIAL_BLOCK_SIZE])
-        parts.append(_INT32.pack(len(block)))
-        parts.append(block)
+    # Views released as soon as used: PyPy (7.3) keeps a view handed to a C
+    # extension, and the buffer under it, alive until the view is released.
+    with memoryview(data) as view:
+        for start in range(0, len(data), XERIAL_BLOCK_SIZE):
+            with view[start : start + XERIAL_BLOCK_SIZE] as chunk:
+                block = compress_raw(chunk)
+            parts.append(_INT32.pack(len(block)))
+            parts.append(block)
     return b"".join(parts)
 
 

@@ -268,7 +268,10 @@ class RecordBatch:
 
     def compute_crc(self) -> int:
         """CRC-32C of the bytes the ``crc`` field covers."""
-        return crc32c(memoryview(self._buf)[self._start + ATTRIBUTES_OFFSET : self._end])
+        # Released at once: PyPy (7.3) keeps a view handed to a C extension,
+        # and the whole buffer under it, alive until the view is released.
+        with memoryview(self._buf)[self._start + ATTRIBUTES_OFFSET : self._end] as view:
+            return crc32c(view)
 
     def validate_crc(self) -> bool:
         """True if the stored ``crc`` matches the batch's bytes."""
@@ -334,12 +337,9 @@ class RecordBatch:
         codec = self.compression_type
         if codec:
             codecs.check_reader_codec(codec)
-            buf = codecs.decompress(
-                codec,
-                memoryview(self._buf)[self._start + HEADER_SIZE : self._end],
-                magic=2,
-                max_output=self._max_output,
-            )
+            # Released at once (see compute_crc): the codecs are C extensions.
+            with memoryview(self._buf)[self._start + HEADER_SIZE : self._end] as view:
+                buf = codecs.decompress(codec, view, magic=2, max_output=self._max_output)
             return buf, 0, len(buf)
         return self._buf, self._start + HEADER_SIZE, self._end
 
@@ -640,14 +640,18 @@ class RecordBatchBuilder:
             self._base_sequence,
             self._count,
         )
+        # A view: PyPy hands a bytes object to a C extension (crc32c) by
+        # copying it, a memoryview without copying. Released at once: PyPy
+        # (7.3) keeps a view handed to a C extension, and the bytes under it,
+        # alive until the view is released.
+        with memoryview(body) as view:
+            crc = crc32c(view, crc32c(tail))
         head = _HEADER_HEAD.pack(
             self._base_offset,
             HEADER_SIZE - LOG_OVERHEAD + len(body),
             self._partition_leader_epoch,
             2,
-            # A view: PyPy hands a bytes object to a C extension (crc32c) by
-            # copying it, a memoryview without copying.
-            crc32c(memoryview(body), crc32c(tail)),
+            crc,
         )
         # One copy of the records; on PyPy a concatenation copies faster than a join.
         return head + tail + body

@@ -36,8 +36,12 @@ def build_batch(records: BytesLike, count: int, first_timestamp: int, max_timest
     (the first record's); ``max_timestamp`` is the latest. The result is
     byte for byte what a builder with the same settings and records builds.
     """
-    body = bytes(records) if compression_type == codecs.NONE else \
-        codecs.compress(compression_type, memoryview(records), magic=2)
+    if compression_type == codecs.NONE:
+        body = bytes(records)
+    else:
+        # Released at once: PyPy (7.3) keeps a view handed to a C extension alive until then.
+        with memoryview(records) as view:
+            body = codecs.compress(compression_type, view, magic=2)
     attributes = compression_type | (TRANSACTIONAL_MASK if is_transactional else 0)
     after = _AFTER_CRC.pack(attributes, count - 1, first_timestamp, max_timestamp, producer_id, producer_epoch,
                             base_sequence, count)
