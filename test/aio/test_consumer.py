@@ -161,8 +161,9 @@ def test_no_callback_holds_the_loop_in_debug_mode(broker) -> None:
     topic = new_topic(broker, partitions=3, prefix="aioc-debug")
 
     async def main() -> int:
+        # Before anything runs (filling the topic included): see test_producer.py for why not 0.1.
+        asyncio.get_running_loop().slow_callback_duration = 0.5
         await _fill(broker.bootstrap_servers, topic, 20000, partitions=3, codec="gzip")
-        asyncio.get_running_loop().slow_callback_duration = 0.5  # see test_producer.py for why not 0.1
         count = 0
         async with _consumer(broker) as consumer:
             consumer.assign([TopicPartition(topic, p) for p in range(3)])

@@ -93,4 +93,4 @@ def test_without_a_group_id_a_subscription_reads_every_partition(broker: Any) ->
                 await consumer.getmany(timeout_ms=100)
             return consumer.assignment()
 
-    assert run(main()) == {TopicPartition(topic, p) for p in range(3)}
+    assert run(main(), timeout=120) == {TopicPartition(topic, p) for p in range(3)}
