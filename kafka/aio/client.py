@@ -12,6 +12,7 @@ broker meanwhile share the attempt.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
 import ssl
@@ -19,6 +20,7 @@ import time
 from typing import Any, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka.aio.connection import AsyncConnection, SaslFactory
+from kafka.aio.security import security_settings
 from kafka.client.network import parse_bootstrap
 from kafka.cluster import ClusterMetadata
 from kafka.errors import (
@@ -68,10 +70,17 @@ class AsyncClient:
 
     # -- connections ------------------------------------------------------------------------
 
-    def _new_connection(self, host: str, port: int, node_id: int) -> AsyncConnection:
+    def new_connection(self, host: str, port: int, node_id: int,
+                       request_timeout_ms: Optional[float] = None) -> AsyncConnection:
+        """A connection (not connected yet) with this client's id, TLS and SASL settings.
+
+        ``request_timeout_ms`` defaults to the client's; a group member's
+        coordinator connection, whose JoinGroup may be held longer, sets its own.
+        """
         return AsyncConnection(host, port, node_id=node_id, client_id=self.client_id,
                                ssl_context=self._ssl_context, sasl_factory=self._sasl_factory,
-                               request_timeout_ms=self.request_timeout_ms)
+                               request_timeout_ms=request_timeout_ms if request_timeout_ms is not None
+                               else self.request_timeout_ms)
 
     async def connection(self, node_id: int) -> AsyncConnection:
         """The ready connection to broker ``node_id``, connecting (again) when needed."""
@@ -93,7 +102,7 @@ class AsyncClient:
         broker = self.cluster.broker_metadata(node_id)
         if broker is None:
             raise KafkaConnectionError("broker %d is not in the cluster metadata" % node_id)
-        conn = self._new_connection(broker.host, broker.port, node_id)
+        conn = self.new_connection(broker.host, broker.port, node_id)
         await conn.connect(self.request_timeout_ms / 1000.0)
         old = self._conns.get(node_id)
         if old is not None:
@@ -122,7 +131,7 @@ class AsyncClient:
         failures = []
         last: Optional[BaseException] = None
         for host, port in self.bootstrap_servers:
-            conn = self._new_connection(host, port, -1)
+            conn = self.new_connection(host, port, -1)
             try:
                 await conn.connect(self.request_timeout_ms / 1000.0)
                 request = _metadata_request(self._topics, self.allow_auto_create_topics)
@@ -268,3 +277,27 @@ def _topic_problem(code: int) -> str:
 def _consume_error(future: "asyncio.Future[Any]") -> None:
     if not future.cancelled() and future.exception() is not None:
         log.debug("background metadata refresh failed: %s", future.exception())
+
+
+#: How many clients of each role were made without a ``client_id`` (their default ids count up).
+_unnamed = {"producer": itertools.count(1), "consumer": itertools.count(1)}
+
+
+def client_for(role: str, bootstrap_servers: Any, client_id: Optional[str], *, request_timeout_ms: float,
+               metadata_max_age_ms: int, retry_backoff_ms: int, security_protocol: str,
+               ssl_context: Optional[ssl.SSLContext], sasl_mechanism: str, sasl_plain_username: Optional[str],
+               sasl_plain_password: Optional[str], sasl_oauth_token_provider: Any,
+               allow_auto_create_topics: bool = True) -> AsyncClient:
+    """The :class:`AsyncClient` of an asyncio ``role`` (``"producer"`` or ``"consumer"``), from its keywords.
+
+    Security settings are checked now (see :func:`~kafka.aio.security.security_settings`);
+    without a ``client_id`` the client is ``aiokafka-<role>-<n>``, as aiokafka names them.
+    """
+    context, sasl_factory = security_settings(security_protocol, ssl_context, sasl_mechanism, sasl_plain_username,
+                                              sasl_plain_password, sasl_oauth_token_provider)
+    if client_id is None:
+        client_id = "aiokafka-%s-%d" % (role, next(_unnamed[role]))
+    return AsyncClient(bootstrap_servers, client_id=client_id, request_timeout_ms=request_timeout_ms,
+                       metadata_max_age_ms=metadata_max_age_ms, retry_backoff_ms=retry_backoff_ms,
+                       ssl_context=context, sasl_factory=sasl_factory,
+                       allow_auto_create_topics=allow_auto_create_topics)

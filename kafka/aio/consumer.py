@@ -22,7 +22,7 @@ from typing import Any, Callable, Dict, Iterable, List, Optional, Set
 
 from kafka import errors
 from kafka.aio.assignment import EARLIEST, LATEST, Assignment
-from kafka.aio.client import AsyncClient
+from kafka.aio.client import client_for
 from kafka.aio.connection import AsyncConnection
 from kafka.aio.errors import ConsumerStoppedError, IllegalOperation
 from kafka.aio.fetcher import AsyncFetcher
@@ -31,7 +31,6 @@ from kafka.aio.group_listener import call_hook
 from kafka.aio.group_member import GroupMember
 from kafka.aio.group_subscription import Subscription
 from kafka.aio.offsets import GroupOffsets, as_offset_and_metadata, list_offsets
-from kafka.aio.security import security_settings
 from kafka.aio.structs import ConsumerRecord, OffsetAndTimestamp
 from kafka.structs import OffsetAndMetadata, TopicPartition
 
@@ -65,8 +64,6 @@ class AIOKafkaConsumer:
     and ``group_instance_id`` (static membership: no LeaveGroup at stop).
     """
 
-    _client_ids = 0
-
     def __init__(self, *topics: str, loop: Any = None, bootstrap_servers: Any = "localhost",
                  client_id: Optional[str] = None, group_id: Optional[str] = None,
                  group_instance_id: Optional[str] = None, key_deserializer: Optional[Callable[[Any], Any]] = None,
@@ -92,17 +89,14 @@ class AIOKafkaConsumer:
             raise ValueError("Incorrect isolation level %s" % isolation_level)
         if max_poll_records is not None and (not isinstance(max_poll_records, int) or max_poll_records < 1):
             raise ValueError("`max_poll_records` should be positive Integer")
-        ssl_context, sasl_factory = security_settings(security_protocol, ssl_context, sasl_mechanism,
-                                                      sasl_plain_username, sasl_plain_password,
-                                                      sasl_oauth_token_provider)
-        if client_id is None:
-            AIOKafkaConsumer._client_ids += 1
-            client_id = "aiokafka-consumer-%d" % AIOKafkaConsumer._client_ids
-        self.client_id = client_id
-        self.client = AsyncClient(bootstrap_servers, client_id=client_id, request_timeout_ms=request_timeout_ms,
-                                  metadata_max_age_ms=metadata_max_age_ms, retry_backoff_ms=retry_backoff_ms,
-                                  ssl_context=ssl_context, sasl_factory=sasl_factory,
-                                  allow_auto_create_topics=False)
+        self.client = client_for('consumer', bootstrap_servers, client_id, request_timeout_ms=request_timeout_ms,
+                                 metadata_max_age_ms=metadata_max_age_ms, retry_backoff_ms=retry_backoff_ms,
+                                 security_protocol=security_protocol, ssl_context=ssl_context,
+                                 sasl_mechanism=sasl_mechanism, sasl_plain_username=sasl_plain_username,
+                                 sasl_plain_password=sasl_plain_password,
+                                 sasl_oauth_token_provider=sasl_oauth_token_provider,
+                                 allow_auto_create_topics=False)
+        self.client_id = self.client.client_id
         self._group_id = group_id
         self._timeout = request_timeout_ms / 1000.0
         self._group = GroupOffsets(self.client, group_id, self._timeout) if group_id is not None else None
@@ -130,8 +124,7 @@ class AIOKafkaConsumer:
         coordinator_timeout_ms = max(request_timeout_ms, self._group_settings.rebalance_timeout_ms + 5000)
 
         async def connect(host: str, port: int, node_id: int) -> AsyncConnection:
-            conn = AsyncConnection(host, port, node_id=node_id, client_id=client_id, ssl_context=ssl_context,
-                                   sasl_factory=sasl_factory, request_timeout_ms=coordinator_timeout_ms)
+            conn = self.client.new_connection(host, port, node_id, request_timeout_ms=coordinator_timeout_ms)
             await conn.connect(self._timeout)
             return conn
 

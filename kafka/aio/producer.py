@@ -21,11 +21,10 @@ from time import time as _now
 from typing import Any, Callable, Dict, Iterable, List, Optional, Set, Tuple
 
 from kafka.aio.accumulator import Accumulator
-from kafka.aio.client import AsyncClient
+from kafka.aio.client import client_for
 from kafka.aio.errors import IllegalOperation, ProducerClosed
 from kafka.aio.partitioner import DefaultPartitioner, TopicLayout
 from kafka.aio.sender import Sender
-from kafka.aio.security import security_settings
 from kafka.aio.structs import RecordMetadata
 from kafka.errors import KafkaConfigurationError, MessageSizeTooLargeError
 from kafka.record import codecs
@@ -64,8 +63,6 @@ class AIOKafkaProducer:
     passed since its first record came.
     """
 
-    _client_ids = 0
-
     def __init__(self, *, loop: Any = None, bootstrap_servers: Any = "localhost", client_id: Optional[str] = None,
                  metadata_max_age_ms: int = 300000, request_timeout_ms: int = 40000, api_version: Any = None,
                  acks: Any = None, key_serializer: Optional[Callable[[Any], Any]] = None,
@@ -91,16 +88,13 @@ class AIOKafkaProducer:
             raise KafkaConfigurationError(
                 "kafka.aio.AIOKafkaProducer does not support enable_idempotence or transactional_id yet; "
                 "use kafka.KafkaProducer for idempotent or transactional producing")
-        ssl_context, sasl_factory = security_settings(security_protocol, ssl_context, sasl_mechanism,
-                                                      sasl_plain_username, sasl_plain_password,
-                                                      sasl_oauth_token_provider)
-        if client_id is None:
-            AIOKafkaProducer._client_ids += 1
-            client_id = "aiokafka-producer-%d" % AIOKafkaProducer._client_ids
-        self.client_id = client_id
-        self.client = AsyncClient(bootstrap_servers, client_id=client_id, request_timeout_ms=request_timeout_ms,
-                                  metadata_max_age_ms=metadata_max_age_ms, retry_backoff_ms=retry_backoff_ms,
-                                  ssl_context=ssl_context, sasl_factory=sasl_factory)
+        self.client = client_for('producer', bootstrap_servers, client_id, request_timeout_ms=request_timeout_ms,
+                                 metadata_max_age_ms=metadata_max_age_ms, retry_backoff_ms=retry_backoff_ms,
+                                 security_protocol=security_protocol, ssl_context=ssl_context,
+                                 sasl_mechanism=sasl_mechanism, sasl_plain_username=sasl_plain_username,
+                                 sasl_plain_password=sasl_plain_password,
+                                 sasl_oauth_token_provider=sasl_oauth_token_provider)
+        self.client_id = self.client.client_id
         self._acks = _ACKS[acks]
         self._codec = codec
         self._key_serializer = key_serializer
