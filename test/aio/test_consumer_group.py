@@ -99,9 +99,8 @@ def test_two_members_split_six_partitions_and_read_each_record_once(broker) -> N
             await wait_split([a, b], 3, seen)
             split = [a.assignment(), b.assignment()]
             await drain([a, b], len(values), seen)
-            await asyncio.sleep(0.3)
             for c in (a, b):  # nothing more comes
-                for records in (await c.getmany(timeout_ms=300)).values():
+                for records in (await c.getmany(timeout_ms=600)).values():
                     seen.extend(records)
         finally:
             await a.stop()
